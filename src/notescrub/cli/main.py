@@ -1,0 +1,83 @@
+"""``notescrub`` command line: a thin edge over the library.
+
+Sub-commands live one per module in :mod:`notescrub.cli.commands`; each module defines
+``NAME``, ``HELP``, ``DESCRIPTION`` (with examples), ``add_arguments(parser)`` and
+``run(args) -> int``. They are discovered here, so adding a command touches no shared file.
+
+Errors derived from :class:`~notescrub.errors.NotescrubError` print one line
+(file, line, reason — never note text) and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import pkgutil
+import sys
+from types import ModuleType
+
+from notescrub import __version__
+from notescrub.errors import NotescrubError
+
+__all__ = ["main", "build_parser"]
+
+
+def _command_modules() -> list[ModuleType]:
+    import notescrub.cli.commands as pkg
+
+    mods = []
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        mods.append(importlib.import_module(f"{pkg.__name__}.{info.name}"))
+    return mods
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="notescrub",
+        description="De-identify clinical text: detect PHI, replace it, evaluate, train.",
+        epilog="Run 'notescrub COMMAND --help' for a command's options and examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"notescrub {__version__}")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars or info messages")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging (never prints note text)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for mod in _command_modules():
+        p = sub.add_parser(
+            mod.NAME,
+            help=mod.HELP,
+            description=getattr(mod, "DESCRIPTION", mod.HELP),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    quiet = getattr(args, "quiet", False)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else (logging.WARNING if quiet else logging.INFO),
+        format="notescrub: %(levelname)s: %(message)s",
+        stream=sys.stderr,
+    )
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 1
+    try:
+        return int(args._run(args) or 0)
+    except NotescrubError as exc:
+        print(f"notescrub {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("notescrub: interrupted; no partial output was kept", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""The detector contract: ``detect(document) -> list[Span]``, pure, no side effects.
+
+A detector never writes into the document; the :class:`~notescrub.pipeline.Pipeline`
+stores what it returns in a layer named after it and checks the types.
+Trainable detectors additionally follow scikit-learn's estimator contract
+(``__init__`` only stores parameters, ``fit(docs) -> self``, learned state ends in ``_``).
+
+>>> class Digits(Detector):
+...     name = "digits"
+...     def detect(self, doc):
+...         return [Span(i, i + 1, "IDNUM", source=self.name) for i, c in enumerate(doc.text) if c.isdigit()]
+>>> Digits().detect(Document("x", "a1"))
+[Span(start=1, end=2, label='IDNUM', score=1.0, source='digits', fragments=(), meta={})]
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Iterable, Protocol, runtime_checkable
+
+from notescrub.types import Document, Span
+
+__all__ = ["Detector", "Trainable", "check_spans"]
+
+
+class Detector(ABC):
+    """Base class of every detector. Subclasses set :attr:`name` and implement :meth:`detect`."""
+
+    name: str = "detector"
+
+    @abstractmethod
+    def detect(self, doc: Document) -> list[Span]:
+        """Return the spans found in ``doc`` (offsets into ``doc.text``)."""
+
+    def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
+        """Detect over several documents (override for batch or cross-document logic)."""
+        return [self.detect(d) for d in docs]
+
+
+@runtime_checkable
+class Trainable(Protocol):
+    """A detector that learns from documents carrying a gold layer."""
+
+    def fit(self, docs: list[Document], layer: str = "gold") -> "Trainable": ...
+
+
+def check_spans(spans: object, doc: Document, who: str) -> list[Span]:
+    """Validate a detector's return value: a list of in-range :class:`Span`."""
+    if not isinstance(spans, list):
+        raise TypeError(f"detector {who!r} returned {type(spans).__name__}, expected list[Span]")
+    n = len(doc.text)
+    for s in spans:
+        if not isinstance(s, Span):
+            raise TypeError(f"detector {who!r} returned a {type(s).__name__} in its list, expected Span")
+        if s.end > n:
+            raise ValueError(f"detector {who!r}: span [{s.start}, {s.end}) past the end of document {doc.id!r}")
+    return spans

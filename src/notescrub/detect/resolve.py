@@ -1,0 +1,118 @@
+"""Named, injectable policies that merge competing spans into one non-overlapping set.
+
+Every policy is a callable ``(list[Span]) -> list[Span]`` whose output has no two
+overlapping spans, sorted by offset. Which detector produced each kept span stays
+in ``span.source`` (merged sources are joined with ``+``) for explanations.
+
+* :func:`longest` — longest span wins, then highest score (spaCy ``filter_spans``).
+* :func:`highest_score` — highest score wins, then longest.
+* :class:`Priority` — a per-type priority order decides (Manchester's integration:
+  ``Doctor`` over ``Patient``, ``Age`` over ``Date`` ...), then length, then score.
+* :func:`union` — recall first: overlapping spans are fused into their union extent,
+  labelled by the best-scored, longest member.
+
+>>> a, b = Span(0, 5, "PATIENT", 0.6, "dict"), Span(3, 9, "DOCTOR", 0.9, "crf")
+>>> [(s.start, s.end, s.label) for s in longest([a, b])]
+[(3, 9, 'DOCTOR')]
+>>> [(s.start, s.end, s.label, s.source) for s in union([a, b])]
+[(0, 9, 'DOCTOR', 'crf+dict')]
+>>> [(s.label) for s in Priority(["PATIENT", "DOCTOR"])([a, b])]
+['PATIENT']
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from notescrub.errors import ConfigError
+from notescrub.types import Span
+
+__all__ = ["Resolver", "longest", "highest_score", "Priority", "union", "greedy", "RESOLVERS", "get_resolver"]
+
+Resolver = Callable[[list[Span]], list[Span]]
+
+
+def greedy(spans: Iterable[Span], key: Callable[[Span], tuple]) -> list[Span]:
+    """Keep spans in order of decreasing ``key`` while they overlap nothing kept."""
+    kept: list[Span] = []
+    for s in sorted(spans, key=key, reverse=True):
+        if not any(s.overlaps(k) for k in kept):
+            kept.append(s)
+    return sorted(kept, key=Span.sort_key)
+
+
+def longest(spans: list[Span]) -> list[Span]:
+    """Longest first, then highest score, then earliest."""
+    return greedy(spans, key=lambda s: (s.length, s.score, -s.start))
+
+
+def highest_score(spans: list[Span]) -> list[Span]:
+    """Highest score first, then longest, then earliest."""
+    return greedy(spans, key=lambda s: (s.score, s.length, -s.start))
+
+
+class Priority:
+    """Resolve conflicts by a type priority list (earlier = stronger).
+
+    Types are compared by canonical subtype when they have one (so native labels of
+    any scheme work); types not listed rank below every listed type.
+    """
+
+    def __init__(self, order: Sequence[str]) -> None:
+        if len(set(order)) != len(order):
+            raise ConfigError("priority order lists a type twice")
+        self.order = list(order)
+        self._rank = {t: len(order) - i for i, t in enumerate(order)}
+
+    def rank(self, s: Span) -> int:
+        return self._rank.get(s.label, self._rank.get(s.phi or "", 0))
+
+    def __call__(self, spans: list[Span]) -> list[Span]:
+        return greedy(spans, key=lambda s: (self.rank(s), s.length, s.score, -s.start))
+
+    def __repr__(self) -> str:
+        return f"Priority({self.order!r})"
+
+
+def union(spans: list[Span]) -> list[Span]:
+    """Fuse overlapping spans into their union; the label comes from the strongest member."""
+    out: list[Span] = []
+    group: list[Span] = []
+    end = -1
+    for s in sorted(spans, key=Span.sort_key):
+        if group and s.start < end:
+            group.append(s)
+            end = max(end, s.end)
+            continue
+        if group:
+            out.append(_fuse(group))
+        group, end = [s], s.end
+    if group:
+        out.append(_fuse(group))
+    return out
+
+
+def _fuse(group: list[Span]) -> Span:
+    if len(group) == 1:
+        return group[0]
+    best = max(group, key=lambda s: (s.score, s.length))
+    sources = "+".join(sorted({p for s in group for p in s.source.split("+") if p}))
+    return Span(
+        min(s.start for s in group),
+        max(s.end for s in group),
+        best.label,
+        max(s.score for s in group),
+        sources,
+        meta={**best.meta, "merged": len(group)},
+    )
+
+
+RESOLVERS: dict[str, Resolver] = {"longest": longest, "highest_score": highest_score, "union": union}
+
+
+def get_resolver(name: str) -> Resolver:
+    """Look up a resolver by name (``longest``, ``highest_score``, ``union``)."""
+    try:
+        return RESOLVERS[name]
+    except KeyError:
+        raise ConfigError(f"unknown resolver {name!r}; known: {', '.join(RESOLVERS)}") from None

@@ -1,0 +1,122 @@
+"""Pipeline: ordered detectors -> one layer each -> a resolver -> the final ``phi`` layer.
+
+>>> from notescrub.detect.base import Detector
+>>> class Caps(Detector):
+...     name = "caps"
+...     def detect(self, doc):
+...         return [Span(0, 4, "PATIENT", 0.9, self.name)] if doc.text.startswith("DIAZ") else []
+>>> doc = Pipeline([Caps()])(Document("a", "DIAZ was seen"))
+>>> doc.layer_names, [s.label for s in doc.layer("phi")]
+(['caps', 'phi'], ['PATIENT'])
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from typing import Iterable, Iterator, Sequence
+
+from notescrub.detect.base import Detector, check_spans
+from notescrub.detect.resolve import Resolver, longest
+from notescrub.errors import ProcessingError
+from notescrub.types import PHI, Document, Span
+
+__all__ = ["Pipeline"]
+
+log = logging.getLogger(__name__)
+
+
+class Pipeline:
+    """Run detectors in order, store each one's spans in its own layer, resolve into ``phi``.
+
+    Parameters
+    ----------
+    detectors:
+        Components with ``name`` and ``detect(doc) -> list[Span]``. A detector that sets
+        ``patient_level = True`` receives all documents of one patient at once through
+        ``detect_many`` (used by two-pass patient dictionaries).
+    resolver:
+        Policy turning the union of all layers into a non-overlapping set.
+    output_layer:
+        Name of the final layer (``"phi"``).
+    keep_labels:
+        If given, only spans whose native label or canonical subtype is in this set reach
+        the output layer.
+    """
+
+    def __init__(
+        self,
+        detectors: Sequence[Detector],
+        resolver: Resolver = longest,
+        output_layer: str = PHI,
+        name: str = "pipeline",
+        keep_labels: Iterable[str] | None = None,
+        metadata: dict | None = None,
+    ) -> None:
+        names = [d.name for d in detectors]
+        if len(set(names)) != len(names):
+            raise ValueError(f"pipeline detectors need distinct names, got {names}")
+        self.detectors = list(detectors)
+        self.resolver = resolver
+        self.output_layer = output_layer
+        self.name = name
+        self.keep_labels = frozenset(keep_labels) if keep_labels is not None else None
+        self.metadata = dict(metadata or {})
+
+    @property
+    def patient_level(self) -> bool:
+        return any(getattr(d, "patient_level", False) for d in self.detectors)
+
+    def _finish(self, doc: Document) -> Document:
+        spans: list[Span] = []
+        for d in self.detectors:
+            spans.extend(doc.layer(d.name))
+        if self.keep_labels is not None:
+            spans = [s for s in spans if s.label in self.keep_labels or (s.phi or "") in self.keep_labels]
+        doc.add_layer(self.output_layer, self.resolver(spans))
+        return doc
+
+    def __call__(self, doc: Document) -> Document:
+        """Annotate one document in place (adds layers) and return it."""
+        try:
+            for d in self.detectors:
+                doc.add_layer(d.name, check_spans(d.detect(doc), doc, d.name))
+            return self._finish(doc)
+        except ProcessingError:
+            raise
+        except Exception as exc:  # fail closed: the caller must not write this document
+            raise ProcessingError(f"document {doc.id!r} could not be processed: {type(exc).__name__}: {exc}") from exc
+
+    def run_group(self, docs: list[Document]) -> list[Document]:
+        """Annotate a group of documents (typically one patient's) together."""
+        try:
+            for d in self.detectors:
+                results = d.detect_many(docs)
+                for doc, spans in zip(docs, results):
+                    doc.add_layer(d.name, check_spans(spans, doc, d.name))
+            return [self._finish(doc) for doc in docs]
+        except ProcessingError:
+            raise
+        except Exception as exc:
+            ids = ", ".join(repr(d.id) for d in docs[:3])
+            raise ProcessingError(f"documents {ids}... could not be processed: {type(exc).__name__}: {exc}") from exc
+
+    def pipe(self, docs: Iterable[Document]) -> Iterator[Document]:
+        """Annotate a stream. Patient-level pipelines group documents by ``patient_id``
+        (documents without one are processed alone); others stream one at a time."""
+        if not self.patient_level:
+            for doc in docs:
+                yield self(doc)
+            return
+        groups: dict[str, list[Document]] = defaultdict(list)
+        order: list[str] = []
+        for doc in docs:
+            key = doc.patient_id if doc.patient_id is not None else f"\0{doc.id}"
+            if key not in groups:
+                order.append(key)
+            groups[key].append(doc)
+        for key in order:
+            yield from self.run_group(groups.pop(key))
+
+    def __repr__(self) -> str:
+        return f"Pipeline(name={self.name!r}, detectors={[d.name for d in self.detectors]})"

@@ -1,0 +1,40 @@
+import pytest
+
+from notescrub.detect.resolve import Priority, get_resolver, highest_score, longest, union
+from notescrub.errors import ConfigError
+from notescrub.types import Span
+
+A = Span(0, 5, "PATIENT", 0.6, "dict")
+B = Span(3, 9, "DOCTOR", 0.9, "crf")
+C = Span(20, 24, "DATE", 1.0, "rules")
+
+
+@pytest.mark.parametrize(
+    "policy,expected",
+    [
+        (longest, [(3, 9, "DOCTOR"), (20, 24, "DATE")]),
+        (highest_score, [(3, 9, "DOCTOR"), (20, 24, "DATE")]),
+        (Priority(["PATIENT", "DOCTOR"]), [(0, 5, "PATIENT"), (20, 24, "DATE")]),
+        (union, [(0, 9, "DOCTOR"), (20, 24, "DATE")]),
+    ],
+)
+def test_policies_give_non_overlapping_sorted_spans(policy, expected):
+    out = policy([C, B, A])
+    assert [(s.start, s.end, s.label) for s in out] == expected
+    for x, y in zip(out, out[1:]):
+        assert x.end <= y.start
+
+
+def test_union_keeps_all_sources():
+    assert union([A, B])[0].source == "crf+dict"
+
+
+def test_priority_uses_canonical_subtype_for_native_labels():
+    p = Priority(["AGE", "DATE"])
+    out = p([Span(0, 10, "FECHAS"), Span(0, 7, "EDAD_SUJETO_ASISTENCIA")])
+    assert [s.label for s in out] == ["EDAD_SUJETO_ASISTENCIA"]
+
+
+def test_unknown_resolver_name():
+    with pytest.raises(ConfigError):
+        get_resolver("nope")
