@@ -1,0 +1,154 @@
+"""Word lists (lexicons) for dictionary detectors and features, plus word frequency.
+
+Every lexicon is a ``frozenset`` of lower-cased entries; multi-word entries are
+lower-case words joined by single spaces (``"new york"``, ``"medical center"``).
+Lists ship in ``notescrub/resources/lexicons/`` (see ``resources/LICENSES.md`` for
+sources and licences; ``scripts/build_lexicons.py`` regenerates the generated ones).
+``common_words`` and ``es_common_words`` are derived at run time from the
+``wordfreq`` package (its CC BY-SA 4.0 lists are not copied into the package).
+
+>>> "march" in lexicon("months")
+True
+>>> "dr" in lexicon("titles")
+True
+>>> "parkinson" in lexicon("eponyms")
+True
+>>> "the" in lexicon("common_words") and "john" not in lexicon("common_words")
+True
+>>> zipf("the") > 7.0 and zipf("qzxv") == 0.0
+True
+>>> lexicon("nope")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+notescrub.errors.ConfigError: unknown lexicon 'nope'; available: first_names, last_names, ...
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from importlib import resources
+
+from notescrub.errors import ConfigError
+
+__all__ = ["LEXICONS", "lexicon", "zipf", "is_common_word", "normalize_entry"]
+
+log = logging.getLogger(__name__)
+
+_PACKAGE = "notescrub.resources.lexicons"
+
+#: lexicon name -> packaged files (stems in resources/lexicons/) merged into it
+_FILES: dict[str, tuple[str, ...]] = {
+    "first_names": ("first_names",),
+    "last_names": ("last_names",),
+    "us_states": ("us_states",),
+    "cities": ("cities",),
+    "countries": ("countries", "countries_extra"),
+    "nationalities": ("nationalities",),
+    "months": ("months",),
+    "weekdays": ("weekdays",),
+    "holidays": ("holidays",),
+    "street_suffixes": ("street_suffixes", "street_suffixes_faker"),
+    "hospital_words": ("hospital_words",),
+    "organization_words": ("organization_words",),
+    "professions": ("professions", "professions_faker"),
+    "titles": ("titles",),
+    "credentials": ("credentials",),
+    "common_words": ("common_words_extra",),  # + wordfreq top-N minus proper_nouns
+    "medical_terms": ("medical_terms",),
+    "eponyms": ("eponyms",),
+    "proper_nouns": ("proper_nouns", "name_dominant"),
+    "es_first_names": ("es_first_names",),
+    "es_last_names": ("es_last_names",),
+    "es_places": ("es_places", "es_places_geonames"),
+    "es_common_words": (),  # wordfreq 'es' top-N minus frequent-enough names and places
+    "es_medical_terms": ("es_medical_terms",),
+}
+
+#: Names accepted by :func:`lexicon`.
+LEXICONS: tuple[str, ...] = tuple(_FILES)
+
+#: How many of wordfreq's most frequent words form the common-word lists.
+COMMON_TOP_N = 20000
+
+
+def normalize_entry(entry: str) -> str:
+    """Lower-case, curly apostrophes straightened, whitespace collapsed.
+
+    >>> normalize_entry("  New   York ")
+    'new york'
+    """
+    return " ".join(entry.replace("\u2019", "'").lower().split())
+
+
+def _read(stem: str) -> set[str]:
+    try:
+        text = resources.files(_PACKAGE).joinpath(f"{stem}.txt").read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ConfigError(f"lexicon file {stem}.txt is missing from the package") from exc
+    out = set()
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        e = normalize_entry(line)
+        if e:
+            out.add(e)
+    return out
+
+
+def _wordfreq_top(lang: str, n: int) -> list[str]:
+    try:
+        import wordfreq
+    except ImportError as exc:  # pragma: no cover - wordfreq is a hard dependency
+        raise ConfigError("the wordfreq package is required for common-word lists") from exc
+    return [w for w in wordfreq.top_n_list(lang, n) if w.replace("'", "").isalpha()]
+
+
+def _common_en() -> set[str]:
+    proper = _read("proper_nouns") | _read("name_dominant")
+    return {w for w in _wordfreq_top("en", COMMON_TOP_N) if w not in proper}
+
+
+def _common_es() -> set[str]:
+    names = _read("es_first_names") | _read("es_last_names") | lexicon("es_places")
+    # keep a name/place only when it is very frequent as a word ("rosa", "mayor", "leon" are kept
+    # only when their frequency is that of function words)
+    return {w for w in _wordfreq_top("es", COMMON_TOP_N) if w not in names or zipf(w, "es") >= 5.0}
+
+
+@lru_cache(maxsize=None)
+def lexicon(name: str) -> frozenset[str]:
+    """Return lexicon ``name`` (see :data:`LEXICONS`) as a frozen set of normalised entries."""
+    if name not in _FILES:
+        raise ConfigError(f"unknown lexicon {name!r}; available: {', '.join(LEXICONS)}")
+    entries: set[str] = set()
+    for stem in _FILES[name]:
+        entries |= _read(stem)
+    if name == "common_words":
+        entries |= _common_en()
+    elif name == "es_common_words":
+        entries |= _common_es()
+    log.debug("lexicon %s: %d entries", name, len(entries))
+    return frozenset(entries)
+
+
+@lru_cache(maxsize=200_000)
+def zipf(word: str, lang: str = "en") -> float:
+    """Word frequency on the Zipf scale (log10 per billion words) from wordfreq; 0.0 if unknown.
+
+    >>> round(zipf("patient"), 1) > 4.0
+    True
+    """
+    import wordfreq
+
+    return float(wordfreq.zipf_frequency(word, lang))
+
+
+def is_common_word(word: str, lang: str = "en") -> bool:
+    """True when ``word`` (any case) is in the language's common-word list.
+
+    >>> is_common_word("Will"), is_common_word("Rodriguez")
+    (True, False)
+    """
+    name = "common_words" if lang == "en" else f"{lang}_common_words"
+    return normalize_entry(word) in lexicon(name)
