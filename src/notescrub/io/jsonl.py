@@ -1,0 +1,174 @@
+"""JSON lines, notescrub's canonical interchange format (one document per line).
+
+``{"id": ..., "patient": ..., "text": ..., "spans": [{"start", "end", "type", "text", ...}], "meta": {...}}``
+
+``patient``, ``spans`` and ``meta`` are optional; ``label`` is accepted for
+``type``. Span keys other than ``start``/``end``/``type``/``text``/``fragments``/
+``score``/``source`` are kept in ``span.meta`` (so ids, comments and the i2b2
+element name survive a round trip). Read line by line, written line by line.
+
+>>> line = dumps(Document("n1", "Seen by Ruiz.", "P1", layers={"gold": [Span(8, 12, "DOCTOR", meta={"id": "T1"})]}))
+>>> line
+'{"id": "n1", "patient": "P1", "text": "Seen by Ruiz.", "spans": [{"start": 8, "end": 12, "type": "DOCTOR", "text": "Ruiz", "id": "T1"}]}'
+>>> doc = loads(line)
+>>> doc.patient_id, [(s.label, s.meta["id"], doc.span_text(s)) for s in doc.layer("gold")]
+('P1', [('DOCTOR', 'T1', 'Ruiz')])
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from notescrub.errors import InputFormatError, NotescrubError
+from notescrub.io.checks import make_span, parse_int
+from notescrub.io.decode import iter_lines
+from notescrub.types import Document, Span
+
+__all__ = ["loads", "dumps", "doc_from_record", "record_from_doc", "spans_from_records", "span_records",
+           "read", "write_stream"]
+
+_SPAN_KEYS = {"start", "end", "type", "label", "text", "fragments", "score", "source"}
+
+
+def spans_from_records(text: str, items: Any, *, path: str | Path | None = None, line: int | None = None) -> list[Span]:
+    """Spans from a list of ``{"start","end","type",...}`` dicts, checked against ``text``."""
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        raise InputFormatError('"spans" must be a list', path=path, line=line)
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InputFormatError(f"span #{i} is not an object", path=path, line=line)
+        label = item.get("type", item.get("label"))
+        if not isinstance(label, str) or not label:
+            raise InputFormatError(f'span #{i} has no "type"', path=path, line=line)
+        start = parse_int(item.get("start"), f"start of span #{i}", path=path, line=line)
+        end = parse_int(item.get("end"), f"end of span #{i}", path=path, line=line)
+        frags = item.get("fragments") or ()
+        try:
+            frags = [(parse_int(a, "fragment", path=path, line=line), parse_int(b, "fragment", path=path, line=line))
+                     for a, b in frags]
+        except (TypeError, ValueError):
+            raise InputFormatError(f"span #{i} has malformed fragments", path=path, line=line) from None
+        quoted = item.get("text")
+        span = make_span(text, start, end, label, quoted=quoted if isinstance(quoted, str) else None,
+                         fragments=frags, meta={k: v for k, v in item.items() if k not in _SPAN_KEYS},
+                         source=str(item.get("source", "gold")), path=path, line=line)
+        if "score" in item:
+            try:
+                span = span.with_(score=float(item["score"]))
+            except (TypeError, ValueError):
+                raise InputFormatError(f"span #{i} has a non-numeric score", path=path, line=line) from None
+        out.append(span)
+    return out
+
+
+def span_records(doc: Document, layer: str = "gold") -> list[dict[str, Any]]:
+    """The spans of ``layer`` as JSON-ready dicts (inverse of :func:`spans_from_records`)."""
+    out = []
+    for s in doc.layer(layer):
+        rec: dict[str, Any] = {"start": s.start, "end": s.end, "type": s.label, "text": doc.span_text(s)}
+        if s.fragments:
+            rec["fragments"] = [list(f) for f in s.fragments]
+        if s.score != 1.0:
+            rec["score"] = s.score
+        if s.source and s.source != "gold":
+            rec["source"] = s.source
+        for k, v in s.meta.items():
+            if k not in _SPAN_KEYS and isinstance(v, (str, int, float, bool, type(None), list, dict)):
+                rec[k] = v
+        out.append(rec)
+    return out
+
+
+def doc_from_record(rec: Any, *, default_id: str, path: str | Path | None = None, line: int | None = None) -> Document:
+    """A document from a decoded JSON object."""
+    if not isinstance(rec, dict):
+        raise InputFormatError("record is not a JSON object", path=path, line=line)
+    text = rec.get("text")
+    if not isinstance(text, str):
+        raise InputFormatError('record has no string "text"', path=path, line=line)
+    did = rec.get("id", default_id)
+    patient = rec.get("patient", rec.get("patient_id"))
+    meta = rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
+    doc = Document(str(did), text, None if patient is None else str(patient), meta)
+    doc.add_layer("gold", spans_from_records(text, rec.get("spans"), path=path, line=line))
+    return doc
+
+
+def record_from_doc(doc: Document, layer: str = "gold") -> dict[str, Any]:
+    rec: dict[str, Any] = {"id": doc.id}
+    if doc.patient_id is not None:
+        rec["patient"] = doc.patient_id
+    rec["text"] = doc.text
+    rec["spans"] = span_records(doc, layer)
+    meta = {k: v for k, v in doc.metadata.items() if _jsonable(v)}
+    if meta:
+        rec["meta"] = meta
+    return rec
+
+
+def _jsonable(v: Any) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def loads(line: str, *, default_id: str = "document", path: str | Path | None = None, lineno: int | None = None) -> Document:
+    """Parse one JSONL line."""
+    try:
+        rec = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InputFormatError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=lineno) from None
+    return doc_from_record(rec, default_id=default_id, path=path, line=lineno)
+
+
+def dumps(doc: Document, *, layer: str = "gold") -> str:
+    """One JSONL line (no trailing newline)."""
+    return json.dumps(record_from_doc(doc, layer), ensure_ascii=False)
+
+
+def read(
+    path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubError], None] | None = None, **options: Any
+) -> Iterator[Document]:
+    """Stream the documents of a ``.jsonl`` file; blank lines are skipped, an empty file is an error.
+
+    With ``on_error`` a bad line is reported to it and skipped instead of raising.
+    """
+    seen = False
+
+    def report(exc: NotescrubError) -> None:
+        nonlocal seen
+        seen = True
+        if on_error is not None:
+            on_error(exc)
+
+    for n, line in iter_lines(path, encoding, on_error=report if on_error else None):
+        if not line.strip():
+            continue
+        seen = True
+        try:
+            doc = loads(line, default_id=f"{path.stem}-{n}", path=path, lineno=n)
+        except NotescrubError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            continue
+        yield doc
+    if not seen:
+        raise InputFormatError("empty file", path=path)
+
+
+def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold") -> int:
+    n = 0
+    with open(file, "w", encoding="utf-8", newline="\n") as fh:
+        for doc in docs:
+            fh.write(dumps(doc, layer=layer))
+            fh.write("\n")
+            n += 1
+    return n
