@@ -1,6 +1,7 @@
 """MEDDOCAN 2019 metrics, as the official CodaLab script (``evaluate.py ner|spans``).
 
-* **subtask1** (NER): per document, the set of ``(label, start, end)``; micro P/R/F1.
+* **subtask1** (NER): per document, the set of ``(label, start, end)``; micro P/R/F1
+  (``subtask1_by_type`` breaks it down per label; the official script has no such table).
 * **leak**: the subtask-1 false negatives divided by the number of sentences
   (micro: summed over documents). The official script reads sentence counts
   from FreeLing splits that are not distributed; notescrub counts sentences with
@@ -79,11 +80,16 @@ def score(docs: Sequence[DocItems]) -> dict[str, Any]:
     merged = PRF()
     n_sentences = 0
     per_doc: dict[str, Any] = {}
+    by_type: dict[str, PRF] = {}
     for doc_id, text, gold, pred in docs:
         g1 = {(i.label, i.start, i.end) for i in gold}
         p1 = {(i.label, i.start, i.end) for i in pred}
         c1 = PRF(len(g1 & p1), len(p1 - g1), len(g1 - p1))
         sub1 += c1
+        for lab in {k[0] for k in g1 | p1}:
+            gl = {k for k in g1 if k[0] == lab}
+            pl = {k for k in p1 if k[0] == lab}
+            by_type[lab] = by_type.get(lab, PRF()) + PRF(len(gl & pl), len(pl - gl), len(gl - pl))
         g2 = [(i.start, i.end) for i in gold]
         p2 = [(i.start, i.end) for i in pred]
         strict += PRF(len(set(g2) & set(p2)), len(set(p2) - set(g2)), len(set(g2) - set(p2)))
@@ -93,6 +99,7 @@ def score(docs: Sequence[DocItems]) -> dict[str, Any]:
         per_doc[doc_id] = {**c1.as_dict(), "sentences": n_sent, "leak": ratio(c1.fn, n_sent)}
     return {
         "subtask1": sub1.as_dict(),
+        "subtask1_by_type": {k: by_type[k].as_dict() for k in sorted(by_type)},
         "leak": {"micro": ratio(sub1.fn, n_sentences), "false_negatives": sub1.fn, "sentences": n_sentences,
                  "note": SENTENCE_SPLITTER_NOTE},
         "subtask2_strict": strict.as_dict(),
