@@ -1,0 +1,111 @@
+"""Rows of a notes table (CSV or Parquet) <-> documents.
+
+A table has one note per row: ``text`` (required), ``id``, ``patient``, ``spans``
+(the JSONL span objects, as a JSON string in CSV, a list of structs in Parquet)
+and ``meta`` (document metadata as JSON). Column names can be changed with the
+reader options ``text_column``, ``id_column``, ``patient_column`` and
+``spans_column``; any other column goes to ``doc.metadata``.
+
+>>> doc = row_to_doc({"id": "n1", "text": "Seen by Ruiz.", "spans": '[{"start": 8, "end": 12, "type": "DOCTOR"}]'},
+...                  default_id="t-1", where="t.csv", line=2)
+>>> [(s.label, doc.span_text(s)) for s in doc.layer("gold")]
+[('DOCTOR', 'Ruiz')]
+>>> doc_to_row(doc)["spans"]
+'[{"start": 8, "end": 12, "type": "DOCTOR", "text": "Ruiz"}]'
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from notescrub.errors import InputFormatError
+from notescrub.io.jsonl import span_records, spans_from_records
+from notescrub.types import Document
+
+__all__ = ["Columns", "row_to_doc", "doc_to_row", "COLUMNS"]
+
+COLUMNS = ("id", "patient", "text", "spans", "meta")
+
+
+class Columns:
+    """Which columns hold what (from the reader options)."""
+
+    def __init__(self, text_column: str = "text", id_column: str = "id", patient_column: str = "patient",
+                 spans_column: str = "spans", **_: Any) -> None:
+        self.text, self.id, self.patient, self.spans = text_column, id_column, patient_column, spans_column
+
+    def check(self, names: list[str], *, where: str | Path) -> None:
+        if self.text not in names:
+            raise InputFormatError(f"table has no {self.text!r} column (columns: {', '.join(map(str, names))}); "
+                                   f"pass text_column", path=where, line=1)
+
+
+def _json(value: Any, what: str, where: str | Path, line: int) -> Any:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise InputFormatError(f"{what} column is not valid JSON ({exc.msg})", path=where, line=line) from None
+
+
+def _spans_value(value: Any, where: str | Path, line: int) -> Any:
+    items = _json(value, "spans", where, line)
+    if isinstance(items, list):  # Parquet structs carry extra keys in a JSON "meta" field
+        out = []
+        for it in items:
+            if isinstance(it, dict) and "meta" in it:
+                it = dict(it)
+                extra = _json(it.pop("meta"), "spans.meta", where, line) or {}
+                it.update({k: v for k, v in extra.items() if k not in it})
+                it = {k: v for k, v in it.items() if v is not None}
+            out.append(it)
+        return out
+    return items
+
+
+def row_to_doc(row: dict[str, Any], *, default_id: str, where: str | Path, line: int, cols: Columns | None = None) -> Document:
+    c = cols or Columns()
+    text = row.get(c.text)
+    if not isinstance(text, str):
+        raise InputFormatError(f"{c.text!r} is empty or not text", path=where, line=line)
+    did = row.get(c.id)
+    did = default_id if did is None or did == "" else str(did)
+    patient = row.get(c.patient)
+    patient = None if patient is None or patient == "" else str(patient)
+    meta = _json(row.get("meta"), "meta", where, line)
+    metadata: dict[str, Any] = dict(meta) if isinstance(meta, dict) else {}
+    for k, v in row.items():
+        if k not in (c.text, c.id, c.patient, c.spans, "meta") and v not in (None, ""):
+            metadata[k] = v
+    doc = Document(did, text, patient, metadata)
+    doc.add_layer("gold", spans_from_records(text, _spans_value(row.get(c.spans), where, line), path=where, line=line))
+    return doc
+
+
+def doc_to_row(doc: Document, layer: str = "gold", *, nested: bool = False) -> dict[str, Any]:
+    """A row dict; spans as a JSON string, or (``nested``) as Parquet-ready structs."""
+    spans = span_records(doc, layer)
+    meta = {k: v for k, v in doc.metadata.items() if _jsonable(v)}
+    if nested:
+        core = ("start", "end", "type", "text")
+        spans = [{**{k: s[k] for k in core},
+                  "meta": json.dumps({k: v for k, v in s.items() if k not in core}, ensure_ascii=False)
+                  if len(s) > len(core) else None} for s in spans]
+        value: Any = spans
+    else:
+        value = json.dumps(spans, ensure_ascii=False)
+    return {"id": doc.id, "patient": doc.patient_id, "text": doc.text, "spans": value,
+            "meta": json.dumps(meta, ensure_ascii=False) if meta else None}
+
+
+def _jsonable(v: Any) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except (TypeError, ValueError):
+        return False
