@@ -38,3 +38,18 @@ def test_priority_uses_canonical_subtype_for_native_labels():
 def test_unknown_resolver_name():
     with pytest.raises(ConfigError):
         get_resolver("nope")
+
+
+def test_cover_keeps_remainders_of_losers_trimmed_to_alphanumerics():
+    from notescrub.detect.resolve import Cover
+
+    text = "Ann Lee-Smith, MD"
+    spans = [Span(0, 7, "PATIENT", 0.5, "dict"), Span(4, 13, "DOCTOR", 0.9, "crf")]
+    out = Cover(Priority(["DOCTOR"])).for_text(text)(spans)
+    assert [(text[s.start:s.end], s.label) for s in out] == [("Ann", "PATIENT"), ("Lee-Smith", "DOCTOR")]
+    # a loser entirely inside a winner leaves nothing behind
+    out = Cover(longest).for_text(text)([Span(0, 13, "DOCTOR"), Span(4, 7, "PATIENT")])
+    assert [(s.start, s.end) for s in out] == [(0, 13)]
+    # remainders of punctuation only are dropped
+    out = Cover(longest).for_text("A, B")([Span(0, 1, "DATE"), Span(0, 3, "AGE")])
+    assert [(s.start, s.end, s.label) for s in out] == [(0, 3, "AGE")]

@@ -10,6 +10,9 @@ in ``span.source`` (merged sources are joined with ``+``) for explanations.
   ``Doctor`` over ``Patient``, ``Age`` over ``Date`` ...), then length, then score.
 * :func:`union` — recall first: overlapping spans are fused into their union extent,
   labelled by the best-scored, longest member.
+* :class:`Cover` — recall first without blurring extents: a base policy decides the
+  conflicts, then any alphanumeric text covered only by a losing span is kept as a
+  remainder span of the loser's label, so no detected character is ever dropped.
 
 >>> a, b = Span(0, 5, "PATIENT", 0.6, "dict"), Span(3, 9, "DOCTOR", 0.9, "crf")
 >>> [(s.start, s.end, s.label) for s in longest([a, b])]
@@ -18,6 +21,8 @@ in ``span.source`` (merged sources are joined with ``+``) for explanations.
 [(0, 9, 'DOCTOR', 'crf+dict')]
 >>> [(s.label) for s in Priority(["PATIENT", "DOCTOR"])([a, b])]
 ['PATIENT']
+>>> [(s.start, s.end, s.label) for s in Cover(Priority(["PATIENT", "DOCTOR"]))([a, b])]
+[(0, 5, 'PATIENT'), (5, 9, 'DOCTOR')]
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import Callable, Iterable, Sequence
 from notescrub.errors import ConfigError
 from notescrub.types import Span
 
-__all__ = ["Resolver", "longest", "highest_score", "Priority", "union", "greedy", "RESOLVERS", "get_resolver"]
+__all__ = ["Resolver", "longest", "highest_score", "Priority", "union", "Cover", "greedy", "RESOLVERS", "get_resolver"]
 
 Resolver = Callable[[list[Span]], list[Span]]
 
@@ -105,6 +110,69 @@ def _fuse(group: list[Span]) -> Span:
         sources,
         meta={**best.meta, "merged": len(group)},
     )
+
+
+class Cover:
+    """Resolve with ``base``, then keep the uncovered remainders of the losing spans.
+
+    A remainder is the part of a losing span outside every kept span, trimmed of
+    non-alphanumeric characters at its ends; remainders with no letter or digit are
+    dropped. Remainders carry the loser's label, score and source (meta ``remainder``).
+    Needs the document text only through offsets, so it works on spans alone: the
+    ``text`` argument is optional and, when given, enables trimming.
+    """
+
+    def __init__(self, base: Resolver = longest, text: str | None = None) -> None:
+        self.base = base
+        self.text = text
+
+    def for_text(self, text: str) -> "Cover":
+        """A copy that trims remainders against ``text``."""
+        return Cover(self.base, text)
+
+    def __call__(self, spans: list[Span]) -> list[Span]:
+        kept = self.base(spans)
+        kept_set = set(kept)
+        extra: list[Span] = []
+        for s in sorted(spans, key=lambda x: (-x.score, -x.length, x.start)):
+            if s in kept_set:
+                continue
+            for a, b in _uncovered(s.start, s.end, kept + extra):
+                a, b = self._trim(a, b)
+                if b > a:
+                    extra.append(Span(a, b, s.label, s.score, s.source, meta={**s.meta, "remainder": True}))
+        return sorted(kept + extra, key=Span.sort_key)
+
+    def _trim(self, a: int, b: int) -> tuple[int, int]:
+        t = self.text
+        if t is None:
+            return a, b
+        while a < b and not t[a].isalnum():
+            a += 1
+        while b > a and not t[b - 1].isalnum():
+            b -= 1
+        return a, b
+
+    def __repr__(self) -> str:
+        return f"Cover({self.base!r})"
+
+
+def _uncovered(start: int, end: int, kept: list[Span]) -> list[tuple[int, int]]:
+    pieces = [(start, end)]
+    for k in kept:
+        if k.end <= start or k.start >= end:
+            continue
+        nxt = []
+        for a, b in pieces:
+            if k.end <= a or k.start >= b:
+                nxt.append((a, b))
+                continue
+            if a < k.start:
+                nxt.append((a, k.start))
+            if k.end < b:
+                nxt.append((k.end, b))
+        pieces = nxt
+    return pieces
 
 
 RESOLVERS: dict[str, Resolver] = {"longest": longest, "highest_score": highest_score, "union": union}
