@@ -42,7 +42,7 @@ table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; } th { background: #f0f3f7; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .headline { font-size: 1.1em; background: #eef6ee; padding: 0.6em 1em; display: inline-block; }
-.note { color: #555; font-size: 0.85em; } img { max-width: 100%; }
+.note { color: #555; font-size: 0.85em; } img { max-width: 100%; } .wide { overflow-x: auto; }
 """
 
 
@@ -79,7 +79,7 @@ def _summary(result: Mapping[str, Any]) -> str:
     for side in ("gold", "pred"):
         for lab, n in sorted(s["unscored"][side].items()):
             facts.append((f"{side} spans not scored ({lab})", n))
-    html = _table(["", ""], facts)
+    html = _table(["item", "value"], facts)
     head = result.get("headline")
     if head:
         ci = head.get("f1_ci95")
@@ -115,8 +115,9 @@ def _errors(result: Mapping[str, Any]) -> str:
     if len(conf["rows"]) > 1 or len(conf["columns"]) > 1:
         html += "<h2>Confusion matrix (gold rows, predicted columns)</h2>"
         html += _img(plots.confusion_heatmap(conf), "confusion matrix heat map")
-        html += _table(["gold \\ predicted", *conf["columns"]],
-                       ([r, *(conf["matrix"][r][c] for c in conf["columns"])] for r in conf["rows"]))
+        html += '<div class="wide">' + _table(
+            ["gold \\ predicted", *conf["columns"]],
+            ([r, *(conf["matrix"][r][c] for c in conf["columns"])] for r in conf["rows"])) + "</div>"
     return html
 
 

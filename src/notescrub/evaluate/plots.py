@@ -44,7 +44,7 @@ def prf_bars(by_type: Mapping[str, Mapping[str, float]], title: str = "Per-type 
     ax.set_xlim(0, 1.0)
     ax.set_xlabel("score")
     ax.set_title(title, fontsize=10)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     ax.grid(axis="x", alpha=0.3)
     return _png(fig)
 

@@ -61,15 +61,18 @@ def render_terminal(result: Mapping[str, Any], console: Any = None, *, per_type_
     from rich.table import Table
 
     con = console or Console()
+    if console is None and not con.is_terminal:
+        con = Console(width=160)  # piped or redirected: do not truncate numbers to 80 columns
     docs = result["documents"]
     title = (f"notescrub evaluate: {result['scheme']} ({result['labels']} labels), "
              f"{docs['scored']} documents scored")
     t = Table(title=title, title_justify="left")
-    for c in ("measure", "avg", "type", "P", "R", "F1", "TP", "FP", "FN", "value"):
+    srows = summary_rows(result)
+    keys = ["precision", "recall", "f1", "tp", "fp", "fn"] + (["value"] if any(r["value"] != "" for r in srows) else [])
+    for c in ("measure", "avg", "type", "P", "R", "F1", "TP", "FP", "FN", "value")[: 3 + len(keys)]:
         t.add_column(c, justify="left" if c in ("measure", "avg", "type") else "right", no_wrap=True)
-    for r in summary_rows(result):
-        t.add_row(r["measure"], r["average"], r["type"], *(_fmt(r[k]) for k in
-                  ("precision", "recall", "f1", "tp", "fp", "fn", "value")))
+    for r in srows:
+        t.add_row(r["measure"], r["average"], r["type"], *(_fmt(r[k]) for k in keys))
     con.print(t)
     head = result.get("headline", {})
     if "f1_ci95" in head:
