@@ -8,7 +8,7 @@ Loaders are registered explicitly here (lazy import paths, so importing the
 registry stays cheap).
 
 >>> sorted(KIND_LOADERS)[:2]
-['crf', 'hybrid']
+['crf', 'crfd']
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ DEFAULT_MODEL = "en-default"
 #: kind -> "module:function" taking the model directory and returning a Pipeline
 KIND_LOADERS: dict[str, str] = {
     "crf": "notescrub.detect.crf:load_pipeline",
+    "crfd": "notescrub.detect.crfd:load_pipeline",
     "svm": "notescrub.detect.svm:load_pipeline",
     "hybrid": "notescrub.recipes.loader:load_pipeline",
     "lingpipe": "notescrub.detect.lingpipe:load_pipeline",
