@@ -1,0 +1,251 @@
+"""Person-name surrogates that keep the name's form and stay consistent per patient.
+
+A name span is split into words and separators. Each word gets a role (given name,
+surname, initial, title/credential) from its position (``First M Last``,
+``Last, First M``, ``J. Smith``) and, for a lone word, from a preceding title or the
+first-name lists. Given names and surnames are replaced word by word through the
+keyed HMAC of (role, patient, word), so a surname seen alone maps like the same
+surname in a full name, and a nickname maps like its full name (``Bob`` ->
+the short form of ``Robert``'s surrogate). Initials become the initial of the
+surrogate given name they abbreviate (when the document has that full name) or a
+different letter. Case (ALL CAPS, lower, Title), punctuation and spacing are kept;
+titles and credentials (``Dr``, ``MD``, ``Jr``) are left alone. Given names are
+gender-aware: the name's own list, else a title (Mr/Mrs/Ms...) or pronouns nearby.
+
+>>> from notescrub.replace.base import Context, ReplaceState
+>>> from notescrub.replace.keys import SurrogateKey
+>>> op, state, key = NameSurrogate(), ReplaceState(), SurrogateKey(bytes(32))
+>>> def rep(text, span_text):
+...     doc = Document("d", text, "P1")
+...     i = text.index(span_text)
+...     return op.replacement(Context(doc, Span(i, i + len(span_text), "PATIENT"), span_text, "PATIENT", "P1", key, state))
+>>> full, last, caps = rep("Mr. John Smith", "John Smith"), rep("Mr. Smith", "Smith"), rep("SMITH, JOHN", "SMITH, JOHN")
+>>> full.split()[1] == last, caps == (last + ", " + full.split()[0]).upper()
+(True, True)
+>>> rep("Seen by J. Smith", "J. Smith") == full[0] + ". " + last
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from notescrub.replace.base import Context, Operator, ReplaceState
+from notescrub.replace.datefmt import apply_case
+from notescrub.replace.keys import SurrogateKey, normalise_value
+from notescrub.replace.shapes import same_shape
+from notescrub.replace.vocabulary import (
+    DictionaryVocabulary,
+    Vocabulary,
+    gender_of_name,
+    nickname_canonical,
+    nicknames_of,
+)
+from notescrub.types import Document, Span
+
+__all__ = ["NameSurrogate", "split_name", "NameWord", "context_gender"]
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_TITLES = frozenset(
+    "dr dra doctor mr mrs ms miss mister prof professor sr sra srta don dona doña md do rn np pa phd dds dmd "
+    "jr jnr sen iii ii iv mba mph facp facs pharmd lpn cnm crna pac dpm od".split()
+)
+_MALE_TITLE = re.compile(r"\b(?:mr|mister|sr|señor|senor|don)\.?\s*$", re.I)
+_FEMALE_TITLE = re.compile(r"\b(?:mrs|ms|miss|sra|srta|señora|senora|doña|dona)\.?\s*$", re.I)
+_ANY_TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mister|dr|dra|prof|sr|sra|srta|don|doña)\.?\s*$", re.I)
+_HE = re.compile(r"\b(?:he|him|his|himself|man|male|gentleman|husband|father|son|brother|boy)\b", re.I)
+_SHE = re.compile(r"\b(?:she|her|hers|herself|woman|female|lady|wife|mother|daughter|sister|girl)\b", re.I)
+
+
+@dataclass(frozen=True)
+class NameWord:
+    """A word of a name span: offsets within the span, its text and its role."""
+
+    start: int
+    end: int
+    text: str
+    role: str  # "given", "family", "initial", "title"
+
+
+def _is_initial(word: str) -> bool:
+    return len(word) == 1
+
+
+def split_name(text: str, *, lone_role: str = "family", spanish: bool = False) -> list[NameWord]:
+    """Words of a name with their roles.
+
+    >>> [(w.text, w.role) for w in split_name("Smith, John K.")]
+    [('Smith', 'family'), ('John', 'given'), ('K', 'initial')]
+    >>> [(w.text, w.role) for w in split_name("Dr. Mary-Ann O'Neil")]
+    [('Dr', 'title'), ('Mary', 'given'), ('Ann', 'given'), ("O'Neil", 'family')]
+    """
+    words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+    roles: dict[int, str] = {}
+    names: list[int] = []
+    for i, (_, _, w) in enumerate(words):
+        if w.lower().rstrip(".") in _TITLES and len(words) > 1 and not (w.isupper() and len(w) > 3):
+            roles[i] = "title"
+        elif _is_initial(w):
+            roles[i] = "initial"
+        else:
+            names.append(i)
+    # hyphen-joined words form one unit with one role
+    units: list[list[int]] = []
+    for i in names:
+        if units and units[-1][-1] == i - 1 and text[words[i - 1][1] : words[i][0]] in ("-", "‐"):
+            units[-1].append(i)
+        else:
+            units.append([i])
+    comma = text.find(",")
+    if comma > 0 and units and words[units[0][-1]][1] <= comma:
+        before = [u for u in units if words[u[-1]][1] <= comma]
+        for u in units:
+            for i in u:
+                roles[i] = "family" if u in before else "given"
+    elif len(units) == 1:
+        for i in units[0]:
+            roles[i] = lone_role if not any(r == "initial" for r in roles.values()) else "family"
+    elif units:
+        n_family = 2 if spanish and len(units) >= 3 else 1
+        for k, u in enumerate(units):
+            for i in u:
+                roles[i] = "family" if k >= len(units) - n_family else "given"
+    return [NameWord(a, b, w, roles[i]) for i, (a, b, w) in enumerate(words)]
+
+
+def context_gender(ctx: Context) -> str | None:
+    """``"M"``/``"F"`` from a title just before the span or unambiguous pronouns after it."""
+    left = ctx.left(14)
+    if _MALE_TITLE.search(left):
+        return "M"
+    if _FEMALE_TITLE.search(left):
+        return "F"
+    if ctx.type != "PATIENT":
+        return None
+    window = ctx.right(160)
+    he, she = len(_HE.findall(window)), len(_SHE.findall(window))
+    if he and not she:
+        return "M"
+    if she and not he:
+        return "F"
+    return None
+
+
+class NameSurrogate(Operator):
+    """Realistic, consistent person-name surrogates (PATIENT, DOCTOR)."""
+
+    name = "name"
+    needs_key = True
+
+    def __init__(self, vocabulary: Vocabulary | None = None) -> None:
+        self.vocabulary = vocabulary or DictionaryVocabulary("en")
+
+    def _vocab(self, ctx: Context) -> Vocabulary:
+        if ctx.locale != self.vocabulary.locale:
+            return type(self.vocabulary)(ctx.locale)
+        return self.vocabulary
+
+    def prepare(self, doc: Document, items: Sequence[tuple[Span, str]], state: ReplaceState, patient: str,
+                key: SurrogateKey | None) -> None:
+        """Remember which given names go with which surnames, to resolve initials."""
+        table = state.cache("name-pairs").setdefault(patient, {})
+        for _, text in items:
+            words = split_name(text)
+            fams = [w.text for w in words if w.role == "family"]
+            givens = [w.text for w in words if w.role == "given"]
+            if fams and givens:
+                table.setdefault(normalise_value(fams[-1]), []).append(givens[0])
+
+    def replacement(self, ctx: Context) -> str:
+        words = split_name(ctx.text, lone_role=self._lone_role(ctx), spanish=ctx.locale == "es")
+        if not any(w.role != "title" for w in words):
+            assert ctx.key is not None
+            return same_shape(ctx.text, ctx.key.rng("NAME-shape", ctx.patient, normalise_value(ctx.text)))
+        surnames = [w.text for w in words if w.role == "family"]
+        givens = [w.text for w in words if w.role == "given"]
+        if surnames and givens:
+            pairs = ctx.state.cache("name-pairs").setdefault(ctx.patient, {})
+            known = pairs.setdefault(normalise_value(surnames[-1]), [])
+            if givens[0] not in known:
+                known.append(givens[0])
+        lead = self._first_initial(words)
+        out = ctx.text
+        for w in reversed(words):
+            if w.role == "title":
+                continue
+            if w.role == "initial":
+                new = self._initial(ctx, w.text, surnames, givens, first_given=w is lead)
+            elif w.role == "given":
+                new = self._given(ctx, w.text)
+            else:
+                new = self._family(ctx, w.text)
+            out = out[: w.start] + new + out[w.end :]
+        return out
+
+    @staticmethod
+    def _first_initial(words: list[NameWord]) -> NameWord | None:
+        for w in words:
+            if w.role in ("given", "initial"):
+                return w if w.role == "initial" else None
+        return None
+
+    def _lone_role(self, ctx: Context) -> str:
+        if _ANY_TITLE.search(ctx.left(14)):
+            return "family"
+        word = ctx.text.strip()
+        if gender_of_name(word) is not None or nickname_canonical(word):
+            from notescrub.lexicons import lexicon
+
+            surnames = lexicon("es_last_names" if ctx.locale == "es" else "last_names")
+            return "family" if word.lower() in surnames and gender_of_name(word) is None else "given"
+        return "family"
+
+    def _pick(self, ctx: Context, role: str, norm: str, draw) -> str:  # type: ignore[no-untyped-def]
+        cache = ctx.state.cache("names")
+        k = (ctx.patient, role, norm)
+        if k not in cache:
+            assert ctx.key is not None
+            rng = ctx.key.rng("NAME-" + role, ctx.patient, norm)
+            cand = draw(rng)
+            for _ in range(20):
+                if normalise_value(cand) != norm:
+                    break
+                cand = draw(rng)
+            cache[k] = cand
+        return str(cache[k])
+
+    def _given(self, ctx: Context, word: str) -> str:
+        canon = nickname_canonical(word)
+        norm = canon or normalise_value(word)
+        gender = gender_of_name(canon or word) or context_gender(ctx)
+        vocab = self._vocab(ctx)
+        sur = self._pick(ctx, "given", norm, lambda rng: vocab.given_name(rng, gender))
+        if canon:
+            short = nicknames_of(sur)
+            if short:
+                sur = short[0].capitalize()
+        return apply_case(word, sur)
+
+    def _family(self, ctx: Context, word: str) -> str:
+        vocab = self._vocab(ctx)
+        return apply_case(word, self._pick(ctx, "family", normalise_value(word), vocab.surname))
+
+    def _initial(self, ctx: Context, letter: str, surnames: list[str], givens: list[str], first_given: bool) -> str:
+        if first_given and surnames and not givens:
+            known = ctx.state.cache("name-pairs").get(ctx.patient, {}).get(normalise_value(surnames[-1]), [])
+            for g in known:
+                if g[:1].casefold() == letter.casefold():
+                    first = self._given(ctx, g)[:1]
+                    return first.upper() if letter.isupper() else first.lower()
+        norm = f"{letter.casefold()}|{normalise_value(surnames[-1]) if surnames else ''}"
+        alphabet = "ABCDEFGHIJKLMNOPRSTW"
+
+        def draw(rng):  # type: ignore[no-untyped-def]
+            return alphabet[rng.randrange(len(alphabet))]
+
+        new = self._pick(ctx, "initial", norm, draw)
+        if new.casefold() == letter.casefold():
+            new = alphabet[(alphabet.find(new) + 1) % len(alphabet)]
+        return new if letter.isupper() else new.lower()

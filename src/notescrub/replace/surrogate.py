@@ -1,0 +1,68 @@
+"""The table of surrogate operators: which realistic replacement each PHI type gets.
+
+>>> ops = surrogate_operators()
+>>> type(ops["PATIENT"]).__name__, type(ops["DATE"]).__name__, type(ops["MEDICALRECORD"]).__name__
+('NameSurrogate', 'DateShift', 'ShapeSurrogate')
+>>> ops["PATIENT"] is ops["DOCTOR"]
+True
+>>> sorted(set(SURROGATE_TYPES) ^ set(ops))
+[]
+"""
+
+from __future__ import annotations
+
+from notescrub.replace.ages import AgeSurrogate
+from notescrub.replace.base import Operator
+from notescrub.replace.dates import DateShift
+from notescrub.replace.names import NameSurrogate
+from notescrub.replace.places import City, Country, Facility, Profession, StateSurrogate, Street
+from notescrub.replace.shapes import EmailSurrogate, IPSurrogate, RoomSurrogate, ShapeSurrogate, UrlSurrogate
+from notescrub.replace.vocabulary import DictionaryVocabulary, Vocabulary
+
+__all__ = ["surrogate_operators", "SURROGATE_TYPES"]
+
+#: Canonical i2b2-2014 subtypes that have a dedicated surrogate operator.
+SURROGATE_TYPES = (
+    "PATIENT", "DOCTOR", "USERNAME", "PROFESSION", "HOSPITAL", "ORGANIZATION", "DEPARTMENT", "LOCATION-OTHER",
+    "STREET", "CITY", "STATE", "COUNTRY", "ZIP", "ROOM", "AGE", "DATE", "PHONE", "FAX", "EMAIL", "URL", "IPADDR",
+    "SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM",
+)
+
+
+def surrogate_operators(
+    vocabulary: Vocabulary | None = None,
+    *,
+    shift_range: tuple[int, int] = (-365, -30),
+    age_bucket: int | None = None,
+) -> dict[str, Operator]:
+    """One operator per canonical subtype; operators shared between types share their caches."""
+    vocab = vocabulary or DictionaryVocabulary("en")
+    names = NameSurrogate(vocab)
+    shape = ShapeSurrogate()
+    facility = Facility(vocab)
+    table: dict[str, Operator] = {
+        "PATIENT": names,
+        "DOCTOR": names,
+        "USERNAME": shape,
+        "PROFESSION": Profession(vocab),
+        "HOSPITAL": facility,
+        "ORGANIZATION": facility,
+        "DEPARTMENT": facility,
+        "LOCATION-OTHER": facility,
+        "STREET": Street(vocab),
+        "CITY": City(vocab),
+        "STATE": StateSurrogate(vocab),
+        "COUNTRY": Country(vocab),
+        "ZIP": shape,
+        "ROOM": RoomSurrogate(),
+        "AGE": AgeSurrogate(age_bucket),
+        "DATE": DateShift(shift_range),
+        "PHONE": shape,
+        "FAX": shape,
+        "EMAIL": EmailSurrogate(),
+        "URL": UrlSurrogate(),
+        "IPADDR": IPSurrogate(),
+    }
+    for t in ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"):
+        table[t] = shape
+    return table

@@ -1,0 +1,251 @@
+"""Where surrogate words come from: dictionaries, ambiguous words or random letters.
+
+A :class:`Vocabulary` draws words for a role (given name, surname, city, state,
+country, proper word of a facility name, profession) from a seeded
+:class:`random.Random`, so a keyed HMAC seed always gives the same word.
+
+* :class:`DictionaryVocabulary` — realistic lists: Faker's person, address and job
+  providers (MIT) for ``en`` and ``es``, plus packaged US city names.
+* :class:`AmbiguousVocabulary` — words that also occur as non-PHI (eponyms, medical
+  terms, common words: "Mr. Huntington ... Huntington's disease"; Uzuner et al. 2008 §5.2).
+* :class:`OOVVocabulary` — random letter strings of plausible length ("Ymfgi"; §5.3).
+
+>>> import random
+>>> v = DictionaryVocabulary("en")
+>>> v.given_name(random.Random(1), "F") in v.names("given_F")
+True
+>>> OOVVocabulary().surname(random.Random(2)).isalpha()
+True
+>>> gender_of_name("Margaret"), gender_of_name("Robert"), gender_of_name("Xq")
+('F', 'M', None)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from functools import lru_cache
+from importlib import resources
+from typing import Sequence
+
+__all__ = [
+    "Vocabulary",
+    "DictionaryVocabulary",
+    "AmbiguousVocabulary",
+    "OOVVocabulary",
+    "get_vocabulary",
+    "gender_of_name",
+    "nickname_canonical",
+    "nicknames_of",
+    "packaged_list",
+]
+
+_PKG = "notescrub.resources.surrogates"
+
+
+@lru_cache(maxsize=None)
+def packaged_list(stem: str) -> tuple[str, ...]:
+    """Lines of ``resources/surrogates/<stem>.txt`` (comments and blanks dropped)."""
+    text = resources.files(_PKG).joinpath(f"{stem}.txt").read_text(encoding="utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+@lru_cache(maxsize=None)
+def _faker_lists(locale: str) -> dict[str, tuple[str, ...]]:
+    if locale == "es":
+        from faker.providers.address.es_ES import Provider as Addr
+        from faker.providers.job.es_ES import Provider as Job
+        from faker.providers.person.es_ES import Provider as Person
+
+        cities: Sequence[str] = Addr.states
+        states: Sequence[str] = Addr.regions
+        states_abbr: Sequence[str] = ()
+        streets: Sequence[str] = Addr.street_prefixes
+    else:
+        from faker.providers.address.en_US import Provider as Addr  # type: ignore[no-redef]
+        from faker.providers.job.en_US import Provider as Job  # type: ignore[no-redef]
+        from faker.providers.person.en_US import Provider as Person  # type: ignore[no-redef]
+
+        cities = packaged_list("us_cities")
+        states = Addr.states
+        states_abbr = Addr.states_abbr
+        streets = Addr.street_suffixes
+    return {
+        "given_M": tuple(Person.first_names_male),
+        "given_F": tuple(Person.first_names_female),
+        "surname": tuple(Person.last_names),
+        "city": tuple(cities),
+        "state": tuple(states),
+        "state_abbr": tuple(states_abbr),
+        "country": tuple(Addr.countries),
+        "street_type": tuple(streets),
+        "profession": tuple(Job.jobs),
+    }
+
+
+@lru_cache(maxsize=1)
+def _gender_table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for loc in ("en", "es"):
+        lists = _faker_lists(loc)
+        male = {n.casefold() for n in lists["given_M"]}
+        female = {n.casefold() for n in lists["given_F"]}
+        for n in male - female:
+            table.setdefault(n, "M")
+        for n in female - male:
+            table.setdefault(n, "F")
+    return table
+
+
+def gender_of_name(name: str) -> str | None:
+    """``"M"``/``"F"`` when the given name is in only one of the gendered lists."""
+    return _gender_table().get(name.casefold())
+
+
+@lru_cache(maxsize=1)
+def _nickname_tables() -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    data = json.loads(resources.files(_PKG).joinpath("nicknames.json").read_text(encoding="utf-8"))
+    forward = {k: tuple(v) for k, v in data["nicknames"].items()}
+    owners: dict[str, set[str]] = {}
+    for full, nicks in forward.items():
+        for n in nicks:
+            owners.setdefault(n, set()).add(full)
+    reverse = {n: next(iter(o)) for n, o in owners.items() if len(o) == 1 and n not in forward}
+    return forward, reverse
+
+
+def nickname_canonical(name: str) -> str | None:
+    """The full given name of an unambiguous nickname (``"bob"`` -> ``"robert"``), else ``None``.
+
+    >>> nickname_canonical("Bob"), nickname_canonical("Chris")
+    ('robert', None)
+    """
+    return _nickname_tables()[1].get(name.casefold())
+
+
+def nicknames_of(name: str) -> tuple[str, ...]:
+    """Known short forms of a full given name (lower case)."""
+    return _nickname_tables()[0].get(name.casefold(), ())
+
+
+def _pick(rng: random.Random, items: Sequence[str]) -> str:
+    return items[rng.randrange(len(items))]
+
+
+class Vocabulary:
+    """Base vocabulary: realistic lists for everything; subclasses override roles."""
+
+    name = "dictionary"
+
+    def __init__(self, locale: str = "en") -> None:
+        self.locale = "es" if locale == "es" else "en"
+
+    def names(self, role: str) -> tuple[str, ...]:
+        """The list behind a role (``given_M``, ``given_F``, ``surname``, ``city``...)."""
+        return _faker_lists(self.locale)[role]
+
+    def given_name(self, rng: random.Random, gender: str | None) -> str:
+        if gender not in ("M", "F"):
+            gender = "M" if rng.random() < 0.5 else "F"
+        return _pick(rng, self.names(f"given_{gender}"))
+
+    def surname(self, rng: random.Random) -> str:
+        return _pick(rng, self.names("surname"))
+
+    def proper_word(self, rng: random.Random) -> str:
+        """A word to stand for the proper-name part of a facility or place."""
+        return self.surname(rng) if rng.random() < 0.6 else self.city(rng).split()[0]
+
+    def city(self, rng: random.Random) -> str:
+        return _pick(rng, self.names("city"))
+
+    def state(self, rng: random.Random, abbreviated: bool = False) -> str:
+        abbr = self.names("state_abbr")
+        return _pick(rng, abbr if abbreviated and abbr else self.names("state"))
+
+    def country(self, rng: random.Random) -> str:
+        return _pick(rng, self.names("country"))
+
+    def profession(self, rng: random.Random) -> str:
+        return _pick(rng, self.names("profession"))
+
+    def street_type(self, rng: random.Random) -> str:
+        return _pick(rng, self.names("street_type"))
+
+
+class DictionaryVocabulary(Vocabulary):
+    """Realistic surrogates from dictionaries (the *random* re-populated corpus)."""
+
+
+@lru_cache(maxsize=2)
+def _ambiguous_words(locale: str) -> tuple[str, ...]:
+    from notescrub.lexicons import lexicon
+
+    if locale == "es":
+        pool = set(lexicon("es_medical_terms")) | set(lexicon("eponyms"))
+    else:
+        pool = set(lexicon("eponyms")) | set(lexicon("medical_terms"))
+    words = sorted(w for w in pool if w.isalpha() and 4 <= len(w) <= 12)
+    return tuple(w.capitalize() for w in words)
+
+
+class AmbiguousVocabulary(Vocabulary):
+    """Person and place words that also occur as non-PHI (eponyms and medical terms)."""
+
+    name = "ambiguous"
+
+    def _word(self, rng: random.Random) -> str:
+        return _pick(rng, _ambiguous_words(self.locale))
+
+    def given_name(self, rng: random.Random, gender: str | None) -> str:
+        return self._word(rng)
+
+    def surname(self, rng: random.Random) -> str:
+        return self._word(rng)
+
+    def proper_word(self, rng: random.Random) -> str:
+        return self._word(rng)
+
+    def city(self, rng: random.Random) -> str:
+        return self._word(rng)
+
+
+class OOVVocabulary(Vocabulary):
+    """Random letter strings of plausible length, absent from every dictionary."""
+
+    name = "oov"
+
+    @staticmethod
+    def _word(rng: random.Random, lo: int = 3, hi: int = 9) -> str:
+        n = rng.randint(lo, hi)
+        return "".join(rng.choice(string.ascii_lowercase) for _ in range(n)).capitalize()
+
+    def given_name(self, rng: random.Random, gender: str | None) -> str:
+        return self._word(rng)
+
+    def surname(self, rng: random.Random) -> str:
+        return self._word(rng)
+
+    def proper_word(self, rng: random.Random) -> str:
+        return self._word(rng)
+
+    def city(self, rng: random.Random) -> str:
+        return self._word(rng, 4, 10)
+
+    def profession(self, rng: random.Random) -> str:
+        return self._word(rng, 5, 10).lower()
+
+
+_STYLES = {"dictionary": DictionaryVocabulary, "random": DictionaryVocabulary,
+           "ambiguous": AmbiguousVocabulary, "oov": OOVVocabulary}
+
+
+def get_vocabulary(style: str, locale: str = "en") -> Vocabulary:
+    """Vocabulary for a style name (``dictionary``/``random``, ``ambiguous``, ``oov``)."""
+    from notescrub.errors import ConfigError
+
+    try:
+        return _STYLES[style](locale)
+    except KeyError:
+        raise ConfigError(f"unknown surrogate style {style!r}; known: {', '.join(_STYLES)}") from None
