@@ -143,9 +143,7 @@ class NameSurrogate(Operator):
         self.vocabulary = vocabulary or DictionaryVocabulary("en")
 
     def _vocab(self, ctx: Context) -> Vocabulary:
-        if ctx.locale != self.vocabulary.locale:
-            return type(self.vocabulary)(ctx.locale)
-        return self.vocabulary
+        return self.vocabulary.for_locale(ctx.locale)
 
     def prepare(self, doc: Document, items: Sequence[tuple[Span, str]], state: ReplaceState, patient: str,
                 key: SurrogateKey | None) -> None:

@@ -108,8 +108,7 @@ class _Whole(Operator):
         self.vocabulary = vocabulary or DictionaryVocabulary("en")
 
     def vocab(self, ctx: Context) -> Vocabulary:
-        v = self.vocabulary
-        return v if v.locale == ctx.locale else type(v)(ctx.locale)
+        return self.vocabulary.for_locale(ctx.locale)
 
     def draw(self, ctx: Context, rng) -> str:  # type: ignore[no-untyped-def]
         raise NotImplementedError

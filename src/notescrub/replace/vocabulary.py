@@ -30,6 +30,7 @@ from importlib import resources
 from typing import Sequence
 
 __all__ = [
+    "ambiguous_pool",
     "Vocabulary",
     "DictionaryVocabulary",
     "AmbiguousVocabulary",
@@ -141,6 +142,16 @@ class Vocabulary:
     def __init__(self, locale: str = "en") -> None:
         self.locale = "es" if locale == "es" else "en"
 
+    def for_locale(self, locale: str) -> "Vocabulary":
+        """This vocabulary for another language (itself when the language matches)."""
+        loc = "es" if locale == "es" else "en"
+        if loc == self.locale:
+            return self
+        cache = self.__dict__.setdefault("_other", {})
+        if loc not in cache:
+            cache[loc] = type(self)(loc)
+        return cache[loc]
+
     def names(self, role: str) -> tuple[str, ...]:
         """The list behind a role (``given_M``, ``given_F``, ``surname``, ``city``...)."""
         return _faker_lists(self.locale)[role]
@@ -178,6 +189,11 @@ class DictionaryVocabulary(Vocabulary):
     """Realistic surrogates from dictionaries (the *random* re-populated corpus)."""
 
 
+def ambiguous_pool(locale: str = "en") -> frozenset[str]:
+    """Lower-case words usable as ambiguous surrogates (eponyms and medical terms)."""
+    return frozenset(w.lower() for w in _ambiguous_words(locale))
+
+
 @lru_cache(maxsize=2)
 def _ambiguous_words(locale: str) -> tuple[str, ...]:
     from notescrub.lexicons import lexicon
@@ -186,17 +202,28 @@ def _ambiguous_words(locale: str) -> tuple[str, ...]:
         pool = set(lexicon("es_medical_terms")) | set(lexicon("eponyms"))
     else:
         pool = set(lexicon("eponyms")) | set(lexicon("medical_terms"))
-    words = sorted(w for w in pool if w.isalpha() and 4 <= len(w) <= 12)
+    words = sorted(w for w in pool if w.isalpha() and 5 <= len(w) <= 12 and sum(c in "aeiouy" for c in w) >= 2)
     return tuple(w.capitalize() for w in words)
 
 
 class AmbiguousVocabulary(Vocabulary):
-    """Person and place words that also occur as non-PHI (eponyms and medical terms)."""
+    """Person and place words that also occur as non-PHI (eponyms and medical terms).
+
+    ``words`` restricts the pool (e.g. to the terms that occur as non-PHI in the corpus
+    being re-populated, so each injected word is ambiguous *within* that corpus).
+    """
 
     name = "ambiguous"
 
+    def __init__(self, locale: str = "en", words: Sequence[str] | None = None) -> None:
+        super().__init__(locale)
+        self.words = tuple(sorted({w.capitalize() for w in words})) if words else _ambiguous_words(self.locale)
+
+    def for_locale(self, locale: str) -> "Vocabulary":
+        return self if self.words is not _ambiguous_words(self.locale) else super().for_locale(locale)
+
     def _word(self, rng: random.Random) -> str:
-        return _pick(rng, _ambiguous_words(self.locale))
+        return _pick(rng, self.words)
 
     def given_name(self, rng: random.Random, gender: str | None) -> str:
         return self._word(rng)
