@@ -2,7 +2,7 @@
 
 :class:`PRF` holds true positives, false positives and false negatives and derives
 precision, recall and F1 exactly as the i2b2 2014 and MEDDOCAN scripts do: a
-0/0 ratio is 0.0, and F is ``(1 + b²) * (p * r) / (p + r)`` (0.0 when ``p + r``
+0/0 ratio is 0.0, and F1 is ``2 * ((p * r) / (p + r))`` (0.0 when ``p + r``
 is 0). :func:`macro` averages per-document precision and recall the way the
 i2b2 2014 script does (mean of per-document values, F from the two means).
 
@@ -33,14 +33,20 @@ def ratio(num: float, den: float) -> float:
 
 
 def f_beta(p: float, r: float, beta: float = 1.0) -> float:
-    """Weighted harmonic mean of precision and recall; 0.0 when both are 0.
+    """Weighted harmonic mean ``(1 + b²) p r / (b² p + r)``; 0.0 when both are 0.
+
+    For ``beta == 1`` the value is computed as the official scripts write it,
+    ``2 * ((p * r) / (p + r))``, so results agree to the last bit.
 
     >>> f_beta(1.0, 0.5)
     0.6666666666666666
+    >>> round(f_beta(0.5, 1.0, beta=2), 4)
+    0.8333
     """
-    if p + r == 0:
-        return 0.0
-    return (1 + beta**2) * ((p * r) / (p + r))
+    if beta == 1:
+        return 0.0 if p + r == 0 else 2 * ((p * r) / (p + r))
+    den = beta**2 * p + r
+    return 0.0 if den == 0 else (1 + beta**2) * p * r / den
 
 
 @dataclass(frozen=True, slots=True)

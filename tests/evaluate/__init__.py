@@ -1,0 +1,1 @@
+"""Tests of notescrub.evaluate (a package so module names cannot clash with other test folders)."""
