@@ -65,6 +65,8 @@ def read(path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubEr
             on_error(exc)
             continue
         yield doc
+    if n == 0:
+        raise InputFormatError("empty file (a header but no rows)", path=path)
 
 
 def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold") -> int:

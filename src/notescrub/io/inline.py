@@ -28,6 +28,7 @@ __all__ = ["parse", "dumps", "read", "write_document", "non_overlapping"]
 
 _TAG_RE = re.compile(r'<PHI TYPE="([^"<>]*)">|</PHI>')
 _ANY_TAG_RE = re.compile(r"</?PHI[\s>]")
+_OPEN_START_RE = re.compile(r"<PHI[\s>]")
 
 
 def _line(raw: str, pos: int) -> int:
@@ -41,6 +42,9 @@ def parse(raw: str, *, doc_id: str, path: str | Path | None = None) -> Document:
     spans: list[Span] = []
     pos = length = 0
     open_at: tuple[int, str, int] | None = None  # (text offset, type, raw position)
+    for m in _OPEN_START_RE.finditer(raw):
+        if not _TAG_RE.match(raw, m.start()):
+            raise InputFormatError('malformed PHI tag (expected <PHI TYPE="X">)', path=where, line=_line(raw, m.start()))
     for m in _TAG_RE.finditer(raw):
         out.append(raw[pos : m.start()])
         length += m.start() - pos
