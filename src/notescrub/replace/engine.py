@@ -256,7 +256,7 @@ class Replacer:
         op, type_name, fallback = self.operator_for(span)
         if fallback:
             self.state.count(f"unknown_label:{span.label}")
-            log.warning("document %s: no surrogate for label %s; replaced by a tag", doc.id, span.label)
+            log.debug("document %s: no surrogate for label %s; replaced by a tag", doc.id, span.label)
         spanish = span.label in _SPANISH or doc.metadata.get("lang") == "es" or self.locale == "es"
         ctx = Context(doc, span, doc.text[a:b], type_name, patient, self.key, self.state, a, b,
                       "es" if spanish else "en", "DMY" if spanish else self.date_order)

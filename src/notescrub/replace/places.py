@@ -132,6 +132,9 @@ class _Whole(Operator):
         stripped = ctx.text.strip()
         if not stripped:
             return ctx.text
+        if any(c.isdigit() for c in stripped) and not any(c.isalpha() for c in stripped):
+            assert ctx.key is not None  # a number under a place label (a postal code): same shape
+            return same_shape(ctx.text, ctx.key.rng("PLACE-digits", ctx.patient, stripped))
         new = apply_case(stripped, self.pick(ctx, normalise_value(stripped)))
         i = ctx.text.index(stripped)
         return ctx.text[:i] + new + ctx.text[i + len(stripped):]

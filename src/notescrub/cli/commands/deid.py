@@ -1,0 +1,187 @@
+"""``notescrub deid``: detect and replace PHI in a note or a corpus, in the input's own format."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from notescrub.errors import ConfigError, ProcessingError
+
+NAME = "deid"
+HELP = "de-identify notes: detect PHI with a model (or take annotated spans) and replace it"
+DESCRIPTION = """\
+De-identify INPUT (any format notescrub reads: plain .txt notes, i2b2 XML, brat,
+inline PHI tags, JSONL, CSV, Parquet) and write OUTPUT in the same format. Formats
+that carry annotations (i2b2 XML, brat, JSONL, ...) get the PHI tags re-located onto
+the new text, so the output is itself an annotated corpus. With a single plain-text
+note and no -o, the de-identified note is printed.
+
+Modes: surrogate (default: realistic, consistent replacements; dates shifted by one
+secret per-patient offset), tag ([**DOCTOR**]), mask (***, same length), redact
+(removed), hash (keyed pseudonym). Surrogates and hashes come from a secret key:
+pass --key-file to reuse one (same surrogates in every run); without it a new key is
+generated and saved, and its path is printed on stderr. Key files are never printed.
+
+Fail closed: a document whose detection or replacement fails is never written; with
+several documents nothing is written unless --skip-bad leaves the failing ones out.
+
+examples:
+  notescrub deid examples/sample_note.txt
+  notescrub deid notes/ -o deid/ --key-file ~/.config/notescrub/keys/site.key
+  notescrub deid corpus.jsonl -o tagged.jsonl --mode tag --types hipaa
+  notescrub deid gold_xml/ -o surrogate_xml/ --spans-from-input --key-file k.key
+  notescrub deid notes.jsonl -o out.jsonl --model rules-en --keep-annotations
+"""
+
+log = logging.getLogger("notescrub.deid")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from notescrub.replace.engine import MODES
+
+    p.add_argument("input", metavar="INPUT", help="note file, corpus file or directory")
+    p.add_argument("-o", "--output", metavar="OUTPUT", help="output file or directory (default: stdout for one .txt note)")
+    p.add_argument("--model", metavar="M", default=None, help="packaged model name or model directory (default: en-default)")
+    p.add_argument("--mode", choices=MODES, default="surrogate", help="how PHI is replaced (default: surrogate)")
+    p.add_argument("--key-file", metavar="K", help="secret surrogate key file (created by an earlier run)")
+    p.add_argument("--types", metavar="T,...", help="replace only these PHI types (canonical or native labels), or 'hipaa'")
+    p.add_argument("--format", metavar="F", help="input format (default: detected); the output uses the same format")
+    p.add_argument("--to", dest="out_format", metavar="F", help="output format, when it must differ from the input's")
+    p.add_argument("--keep-annotations", action="store_true",
+                   help="also write the replaced spans located in the new text as JSONL "
+                        "({id, text, spans} in input order) to OUTPUT.spans.jsonl (stdout for a printed note)")
+    p.add_argument("--spans-from-input", action="store_true", help="replace the spans the annotated input carries; no model")
+    p.add_argument("--layer", default="gold", help="input layer used by --spans-from-input (default: gold)")
+    p.add_argument("--recall-bias", type=float, metavar="B", default=None,
+                   help="favour recall in CRF-based models: B > 0 lowers the score of the non-PHI label by B")
+    p.add_argument("--resolve", metavar="POLICY", default=None,
+                   help="merge overlapping spans (longest, highest_score, union) instead of refusing them")
+    p.add_argument("--date-shift", metavar="LO,HI", default="-365,-30", help="range of the per-patient date shift in days")
+    p.add_argument("--age-bucket", type=int, metavar="N", default=None, help="replace ages <= 89 by N-year ranges")
+    p.add_argument("--tag-template", default="[**{type}**]", help="tag template: {type} {label} {category}, or i2b2/xml")
+    p.add_argument("--mask-char", default="*", help="mask character (default: *)")
+    p.add_argument("--lang", choices=("en", "es"), default="en", help="surrogate word lists and date order (default: en)")
+    p.add_argument("--skip-bad", action="store_true", help="leave out documents that fail instead of writing nothing")
+    p.add_argument("--force", action="store_true", help="replace an existing non-empty output directory")
+
+
+def _shift_range(text: str) -> tuple[int, int]:
+    try:
+        lo, hi = (int(x) for x in text.split(","))
+    except ValueError:
+        raise ConfigError(f"--date-shift needs two integers LO,HI, got {text!r}") from None
+    return lo, hi
+
+
+def _key(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """``(key, generated)``: the loaded key, or a new one still to be saved."""
+    from notescrub.replace.keys import SurrogateKey
+
+    if args.mode not in ("surrogate", "hash"):
+        if args.key_file:
+            log.info("--key-file is not used by --mode %s", args.mode)
+        return None, False
+    if args.key_file:
+        return SurrogateKey.load(args.key_file), False
+    return SurrogateKey.generate(), True
+
+
+def _save_new_key(key) -> None:  # type: ignore[no-untyped-def]
+    from notescrub.replace.keys import default_key_dir
+
+    path = key.save(default_key_dir() / f"notescrub-{key.id}.key")
+    print(
+        f"notescrub deid: no --key-file given: generated a new secret surrogate key and saved it to {path} "
+        "(readable by you only). Pass '--key-file " + str(path) + "' to get the same surrogates in later runs. "
+        "Keep it secret and never share it with the de-identified data.",
+        file=sys.stderr,
+    )
+
+
+def _pipeline(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from notescrub.registry import load_model
+
+    pipeline = load_model(args.model)
+    if args.recall_bias is not None:
+        tuned = 0
+        for det in getattr(pipeline, "detectors", []):
+            if hasattr(det, "bias"):
+                det.bias = -float(args.recall_bias)
+                tuned += 1
+        if not tuned:
+            raise ConfigError(f"model {args.model or 'en-default'} has no detector with a recall bias (CRF models do)")
+    return pipeline
+
+
+def _annotation_records(batch) -> list[str]:  # type: ignore[no-untyped-def]
+    lines = []
+    for doc, res in zip(batch.documents, batch.results):
+        spans = [{"start": s.start, "end": s.end, "type": s.phi or s.label, "label": s.label,
+                  "text": res.text[s.start:s.end], "original_start": o.start, "original_end": o.end}
+                 for s, o in zip(res.spans, res.original)]
+        lines.append(json.dumps({"id": doc.id, "patient": doc.patient_id, "text": res.text, "spans": spans},
+                                ensure_ascii=False))
+    return lines
+
+
+def _write_lines(path: Path, lines: list[str]) -> None:
+    from notescrub.io.atomic import atomic_file
+
+    with atomic_file(path) as tmp:
+        tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def _write_text(path: Path, text: str) -> None:
+    from notescrub.io.atomic import atomic_file
+
+    if path.is_dir():
+        path = path / "note.txt"
+    with atomic_file(path) as tmp:
+        tmp.write_text(text, encoding="utf-8", newline="")
+
+
+def run(args: argparse.Namespace) -> int:
+    from notescrub.io import detect_format, read_corpus, write_corpus
+    from notescrub.replace.batch import deidentify
+    from notescrub.replace.engine import Replacer
+
+    fmt = args.format or detect_format(args.input)
+    to_stdout = args.output is None
+    if to_stdout and not (fmt == "txt" and Path(args.input).is_file()):
+        raise ConfigError("-o OUTPUT is required unless INPUT is a single plain-text note")
+    key, generated = _key(args)
+    replacer = Replacer(
+        args.mode, key=key, types=args.types, layer=args.layer, resolve=args.resolve,
+        shift_range=_shift_range(args.date_shift), age_bucket=args.age_bucket, tag_template=args.tag_template,
+        mask_char=args.mask_char, locale=args.lang, date_order="DMY" if args.lang == "es" else "MDY",
+    )
+    pipeline = None if args.spans_from_input else _pipeline(args)
+    docs = read_corpus(args.input, fmt, skip_bad=args.skip_bad)
+    batch = deidentify(docs, replacer, pipeline=pipeline, spans_from_input=args.spans_from_input,
+                       input_layer=args.layer, skip_bad=args.skip_bad)
+    if not batch.documents:
+        raise ProcessingError("no document could be de-identified; nothing was written")
+    for event, n in sorted(batch.report.items()):
+        if event.startswith("unknown_label:"):
+            log.warning("%d span(s) labelled %s have no surrogate and were replaced by a tag", n, event.split(":", 1)[1])
+    if generated:
+        _save_new_key(key)
+    if to_stdout:
+        out = "\n".join(_annotation_records(batch)) + "\n" if args.keep_annotations else batch.documents[0].text
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    elif fmt == "txt" and Path(args.input).is_file() and args.out_format in (None, "txt"):
+        _write_text(Path(args.output), batch.documents[0].text)
+        n = 1
+    else:
+        n = write_corpus(batch.documents, args.output, args.out_format or fmt, overwrite=args.force)
+        if args.keep_annotations:
+            _write_lines(Path(str(Path(args.output)).rstrip("/") + ".spans.jsonl"), _annotation_records(batch))
+        log.info("wrote %d de-identified document(s) to %s (%s)", n, args.output, args.out_format or fmt)
+    replaced = sum(len(r.spans) for r in batch.results)
+    log.info("replaced %d span(s) in %d document(s) with mode %s%s", replaced, len(batch.results), args.mode,
+             f"; skipped {len(batch.skipped)} document(s)" if batch.skipped else "")
+    return 1 if batch.skipped else 0
