@@ -10,7 +10,8 @@ Rules are data, not code: each ``[[rule]]`` in a ``resources/rules/*.toml`` file
   on that side; ``required = true`` drops matches without them, otherwise a hit adds
   ``boost`` to the score;
 * ``negative``: ``before`` / ``after`` / ``match`` regexes that drop the match (negative
-  cues: units after a number, ``BP`` before a ratio, eponym heads after a name);
+  cues: units after a number, ``BP`` before a ratio, eponym heads after a name), and
+  ``doc``: a regex that, found anywhere in the document, disables the rule for it;
 * ``validate``: named checks on named groups (``date_parts``: groups ``m``/``d``/``y``
   form a plausible date; ``ipv4``; ``age``; ``has_digit``);
 * ``reject_if_in`` / ``require_in``: lexicon names (see :mod:`notescrub.lexicons`); the
@@ -58,7 +59,7 @@ _RULE_KEYS = {
     "reject_if_in", "require_in", "propagate", "block", "group", "description",
 }
 _CONTEXT_KEYS = {"before", "after", "window", "required", "boost"}
-_NEGATIVE_KEYS = {"before", "after", "match", "window"}
+_NEGATIVE_KEYS = {"before", "after", "match", "window", "doc"}
 _FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "x": re.VERBOSE, "s": re.DOTALL}
 _MACRO_RE = re.compile(r"<<([A-Za-z_][\w]*|lex:[a-z_]+(?:\|(?:title|upper|lower))?)>>")
 _MAX_LEXICON_MACRO = 3000
@@ -123,6 +124,7 @@ class Rule:
     neg_before: re.Pattern[str] | None = None
     neg_after: re.Pattern[str] | None = None
     neg_match: re.Pattern[str] | None = None
+    neg_doc: re.Pattern[str] | None = None
     neg_window: int = 30
     validate: tuple[str, ...] = ()
     reject_if_in: tuple[str, ...] = ()
@@ -133,6 +135,8 @@ class Rule:
 
     def matches(self, text: str) -> Iterable[tuple[int, int, float]]:
         """Yield ``(start, end, score)`` for every accepted match in ``text``."""
+        if self.neg_doc is not None and not self.block and self.neg_doc.search(text):
+            return
         for m in self.regex.finditer(text):
             start, end = m.span(self.group)
             if start < 0 or end <= start:
@@ -332,6 +336,7 @@ def _build_rule(raw: Any, macros: dict[str, str], path: str, text: str, index: i
             neg_before=_compile(neg.get("before"), ci, where, "negative.before", macros),
             neg_after=_compile(neg.get("after"), ci, where, "negative.after", macros),
             neg_match=_compile(neg.get("match"), ci, where, "negative.match", macros),
+            neg_doc=_compile(neg.get("doc"), ci, where, "negative.doc", macros),
             neg_window=int(neg.get("window", 30)),
             validate=validate,
             reject_if_in=lex_lists["reject_if_in"],
