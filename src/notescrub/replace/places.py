@@ -69,7 +69,7 @@ def generic_words() -> frozenset[str]:
     from notescrub.lexicons import lexicon
 
     words = set(_CONNECTORS)
-    for name in ("hospital_words", "organization_words", "street_suffixes", "medical_terms", "es_medical_terms"):
+    for name in ("hospital_words", "organization_words", "medical_terms", "es_medical_terms"):
         for entry in lexicon(name):
             words.update(entry.split())
     return frozenset(words)
@@ -208,9 +208,13 @@ class Facility(_Whole):
             else:
                 new = self._word(ctx, w)
             out, changed = out[: m.start()] + new + out[m.end():], True
-        if not changed or out == text:
-            lead = apply_case(words[0].group() if words else "A", self.pick(ctx, "\x00" + normalise_value(text)))
-            out = same_shape(text, ctx.key.rng("FAC-shape", ctx.patient, text)) if not words else f"{lead} {text}"  # type: ignore[union-attr]
+        if not words:
+            assert ctx.key is not None
+            return same_shape(text, ctx.key.rng("FAC-shape", ctx.patient, text))
+        if not changed or out == text:  # only generic words: the first one stands for the name
+            first = next((m for m in words if m.group().casefold() not in ("the", "el", "la")), words[0])
+            new = apply_case(first.group(), self.pick(ctx, "\x00" + normalise_value(text)))
+            out = text[: first.start()] + new + text[first.end():]
         return out
 
     def _acronym_word(self, ctx: Context, word: str) -> str:

@@ -1,0 +1,213 @@
+"""Audit de-identified output for leftover PHI, without ever showing a PHI value.
+
+Two checks, reported as counts by kind with the ids of the documents concerned:
+
+* **leaks** (:func:`audit_pair`): how many PHI strings of the original documents
+  (gold spans, or a model's predictions) still occur in the de-identified document
+  with the same id, more often than the original has them outside PHI (so the
+  patient "Graves" is not a leak because of "Graves' disease"). Values that cannot identify anyone on their own are not checked
+  and are counted apart: strings shorter than 3 characters, ages up to 89 (kept by
+  the HIPAA rule), lone years, and lone weekday or month names.
+* **patterns** (:func:`audit_output`): PHI-like shapes left in the output text — dates,
+  phone numbers, SSNs, long ID numbers, e-mails, URLs, IP addresses, and capitalised
+  words found in the name lists (not common words, medical terms or place words).
+  Hits inside spans the de-identified corpus still annotates (re-located surrogates)
+  are ignored. Surrogates look like PHI on purpose, so on unannotated surrogate output
+  these counts are an upper bound to review, not leaks.
+
+>>> orig = [Document("a", "Seen by Dr. Ruiz on 03/18/2091.", layers={"gold": [Span(12, 16, "DOCTOR"), Span(20, 30, "DATE")]})]
+>>> out = [Document("a", "Seen by Dr. Ruiz on [**DATE**].")]
+>>> rep = audit_pair(orig, out)
+>>> rep.leaks, rep.leak_docs
+(Counter({'DOCTOR': 1}), {'DOCTOR': ['a']})
+>>> audit_output([Document("b", "Call 617-555-0199 on 3/18/2091.")]).patterns
+Counter({'phone': 1, 'date': 1})
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable
+
+from notescrub.types import GOLD, Document, Span
+
+__all__ = ["AuditReport", "audit_pair", "audit_output", "PATTERNS"]
+
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|"
+          r"octubre|noviembre|diciembre)")
+
+#: kind -> compiled pattern of PHI-like shapes.
+PATTERNS: dict[str, re.Pattern[str]] = {
+    "email": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
+    "url": re.compile(r"\b(?:https?://|www\.)\S+", re.I),
+    "ip": re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"),
+    "ssn": re.compile(r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)"),
+    "phone": re.compile(r"(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[-.\s])\d{3}[-.\s]\d{4}(?!\d)"),
+    "date": re.compile(
+        r"(?<![\d/.])\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?![\d/])|(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)|"
+        rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{1,2}}(?:\s+de)?\s+{_MONTH}\b", re.I),
+    "id_number": re.compile(r"(?<![\w.-])(?:[A-Z]{1,4}[-#]?)?\d(?:[\d-]{4,})\d(?![\w.-])"),
+}
+_CAP_WORD = re.compile(r"\b[A-Z][a-z]{2,}\b|\b[A-Z]{3,}\b")
+_YEAR = re.compile(r"^\s*'?\d{2,4}s?\s*$")
+_NUMBER = re.compile(r"\d+")
+
+
+@dataclass
+class AuditReport:
+    """Counts only: no PHI value is ever stored here."""
+
+    documents: int = 0
+    checked: int = 0
+    not_checked: Counter = field(default_factory=Counter)
+    leaks: Counter = field(default_factory=Counter)
+    leak_docs: dict[str, list[str]] = field(default_factory=dict)
+    patterns: Counter = field(default_factory=Counter)
+    pattern_docs: dict[str, list[str]] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+
+    @property
+    def leaked(self) -> int:
+        return sum(self.leaks.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "documents": self.documents, "phi_checked": self.checked, "phi_not_checked": dict(self.not_checked),
+            "leaked": self.leaked, "leaks_by_type": dict(self.leaks), "leak_documents": self.leak_docs,
+            "patterns_by_kind": dict(self.patterns), "pattern_documents": self.pattern_docs,
+            "documents_missing_from_output": self.missing,
+        }
+
+    def format(self, max_ids: int = 10) -> str:
+        """A plain-text summary (counts and document ids)."""
+        def ids(d: list[str]) -> str:
+            return ", ".join(d[:max_ids]) + (f" (+{len(d) - max_ids} more)" if len(d) > max_ids else "")
+
+        lines = [f"documents audited: {self.documents}"]
+        if self.checked or self.leaks or self.not_checked:
+            lines.append(f"original PHI strings checked: {self.checked}; still present in the output: {self.leaked}")
+            lines += [f"  {t:<16} {n:>6}  in {ids(self.leak_docs[t])}" for t, n in self.leaks.most_common()]
+            if self.not_checked:
+                lines.append("  not checked: " + ", ".join(f"{k} {v}" for k, v in sorted(self.not_checked.items())))
+        lines.append(f"PHI-like patterns left in the output: {sum(self.patterns.values())}")
+        lines += [f"  {k:<16} {n:>6}  in {ids(self.pattern_docs[k])}" for k, n in self.patterns.most_common()]
+        if self.missing:
+            lines.append(f"documents missing from the output: {len(self.missing)} ({ids(self.missing)})")
+        return "\n".join(lines)
+
+
+def _skip_reason(span: Span, value: str) -> str | None:
+    from notescrub.replace.datefmt import month_of, weekday_of
+
+    v = value.strip()
+    if len(v) < 3:
+        return "short"
+    phi = span.phi
+    if phi == "AGE":
+        n = _NUMBER.search(v)
+        if n is None or int(n.group()) <= 89:
+            return "age_kept_by_policy"
+    if phi == "DATE":
+        if _YEAR.match(v):
+            return "year_only"
+        if all(month_of(w) or weekday_of(w) for w in re.findall(r"[^\W\d_]+", v)) and not any(c.isdigit() for c in v):
+            return "month_or_weekday_only"
+    return None
+
+
+def _count(value: str, text: str) -> int:
+    words = value.split()
+    rx = r"(?<![^\W_])" + r"\s+".join(re.escape(w) for w in words) + r"(?![^\W_])"
+    return sum(1 for _ in re.finditer(rx, text, re.I))
+
+
+def _outside(doc: Document, layer: str) -> str:
+    """The document text with the spans of ``layer`` blanked out."""
+    chars = list(doc.text)
+    for s in doc.layer(layer):
+        for a, b in s.pieces:
+            chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+def _add(counter: Counter, where: dict[str, list[str]], kind: str, doc_id: str, n: int = 1) -> None:
+    counter[kind] += n
+    ids = where.setdefault(kind, [])
+    if doc_id not in ids:
+        ids.append(doc_id)
+
+
+def audit_pair(original: Iterable[Document], deidentified: Iterable[Document], *, layer: str = GOLD,
+               patterns: bool = True) -> AuditReport:
+    """Count original PHI strings (spans of ``layer``) still present in the output document of the same id."""
+    out = {d.id: d for d in deidentified}
+    rep = AuditReport()
+    for doc in original:
+        new = out.pop(doc.id, None)
+        if new is None:
+            rep.missing.append(doc.id)
+            continue
+        rep.documents += 1
+        background = _outside(doc, layer)
+        for span in doc.layer(layer):
+            value = " ".join(doc.span_text(span).split())
+            reason = _skip_reason(span, value)
+            if reason:
+                rep.not_checked[reason] += 1
+                continue
+            rep.checked += 1
+            if _count(value, new.text) > _count(value, background):
+                _add(rep.leaks, rep.leak_docs, span.phi or span.label, doc.id)
+        if patterns:
+            _scan(new, rep)
+    return rep
+
+
+def audit_output(deidentified: Iterable[Document], *, layer: str = GOLD) -> AuditReport:
+    """Flag PHI-like patterns left in de-identified documents (no original needed)."""
+    rep = AuditReport()
+    for doc in deidentified:
+        rep.documents += 1
+        _scan(doc, rep, layer)
+    return rep
+
+
+@lru_cache(maxsize=1)
+def _name_words() -> tuple[frozenset[str], frozenset[str]]:
+    from notescrub.lexicons import lexicon
+
+    names = lexicon("first_names") | lexicon("last_names")
+    not_names = (lexicon("common_words") | lexicon("medical_terms") | lexicon("eponyms") | lexicon("months")
+                 | lexicon("weekdays") | lexicon("titles") | lexicon("credentials") | lexicon("nationalities")
+                 | lexicon("hospital_words") | lexicon("organization_words") | lexicon("street_suffixes"))
+    return frozenset(names), frozenset(not_names)
+
+
+def _scan(doc: Document, rep: AuditReport, layer: str = GOLD) -> None:
+    covered = [(s.start, s.end) for s in doc.layer(layer)]
+
+    def inside(a: int, b: int) -> bool:
+        return any(x <= a and b <= y for x, y in covered)
+
+    taken: list[tuple[int, int]] = []
+    for kind, rx in PATTERNS.items():
+        n = 0
+        for m in rx.finditer(doc.text):
+            if inside(m.start(), m.end()) or any(m.start() < y and x < m.end() for x, y in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            n += 1
+        if n:
+            _add(rep.patterns, rep.pattern_docs, kind, doc.id, n)
+    names, not_names = _name_words()
+    n = 0
+    for m in _CAP_WORD.finditer(doc.text):
+        w = m.group().lower()
+        if w in names and w not in not_names and not inside(m.start(), m.end()):
+            n += 1
+    if n:
+        _add(rep.patterns, rep.pattern_docs, "name_word", doc.id, n)
