@@ -1,0 +1,288 @@
+"""The featurizer shared by every trainable tagger: documents -> per-token features.
+
+Features come in named groups that can be switched on and off to rerun the seeds'
+ablations (He et al. 2015, Fig. 2-3; Aramaki et al. 2006, Table 4):
+
+========== ==================================================================================
+group      features (current token unless noted)
+========== ==================================================================================
+lexical    word, lower-cased word, prefixes/suffixes 1..``affixes``; lower-cased words of the
+           ``window`` neighbours (and their affixes with ``window_affixes``); word bigrams
+           (w-1 w0, w0 w1, w-2 w-1, w1 w2, w-1 w1; Carafe Table 2); start/end of record
+orthographic shape, short shape, length, WI-deId flags, Carafe regex classes (also for the
+           neighbours), whitespace-chunk shape/classes/position, multi-token task patterns
+dictionary lexicon membership and Zipf word frequency (also for the neighbours)
+sentence   Aramaki: line position (top 10 / bottom 5 / other), previous/current/next sentence
+           length, last words of the previous sentence, section heading
+position   line index, line-initial token, first word of the line, no space after the token
+pos        spaCy POS tag of the token and its neighbours (optional extra, see ``pos``)
+========== ==================================================================================
+
+Features are strings (``"lw=smith"``, ``"-1:shape=Xx"``) with value 1.0: exactly what
+CRFsuite receives. Per-word features are cached per distinct word, so a document
+costs a few list concatenations per token.
+
+>>> from notescrub.types import Document
+>>> f = Featurizer(groups=("lexical", "orthographic"), window=(1, 1), affixes=2)
+>>> feats = f.featurize(Document("d", "Dr. Ana Ruiz"))
+>>> [k for k in feats[2] if k.startswith(("w=", "-1:lw", "1:lw", "sshape"))]
+['w=Ana', 'sshape=Xx', '-1:lw=.', '1:lw=ruiz']
+>>> Featurizer.from_config(f.to_config()).get_params() == f.get_params()
+True
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Iterable, Sequence
+
+from notescrub.errors import ConfigError
+from notescrub.features.context import position_features, sentence_features
+from notescrub.features.patterns import chunk_features, pattern_features
+from notescrub.features.token import lexical_features, orthographic_features
+from notescrub.text.views import TokenView, token_view
+from notescrub.types import Document
+
+__all__ = ["Featurizer", "GROUPS", "DEFAULT_GROUPS"]
+
+GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos")
+DEFAULT_GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position")
+_WINDOW_GROUPS = ("lexical", "orthographic", "dictionary")
+_CACHE_MAX = 300_000
+
+
+class Featurizer:
+    """Turn documents into per-token feature lists (scikit-learn style parameters).
+
+    Parameters
+    ----------
+    groups:
+        Feature groups to compute (subset of :data:`GROUPS`).
+    window:
+        ``(left, right)`` neighbours whose features are copied with an offset prefix
+        (He/Aramaki: ``(2, 2)``; Carafe: ``(3, 2)``).
+    affixes:
+        Longest prefix/suffix length of the current word (WI-deId 4; Carafe-I 2).
+    window_affixes:
+        Also give the neighbours' affixes (Carafe's extended context).
+    bigrams:
+        Word bigram features around the token.
+    window_groups:
+        Which word-level groups the neighbours contribute (lexical = their lower-cased word).
+    lang:
+        ``"en"`` or ``"es"``: selects lexicons, frequency list and pattern triggers.
+    fused:
+        Tokenizer setting (split fused tokens, see :mod:`notescrub.text.tokenize`).
+    """
+
+    def __init__(
+        self,
+        groups: Sequence[str] = DEFAULT_GROUPS,
+        window: tuple[int, int] = (2, 2),
+        affixes: int = 4,
+        window_affixes: bool = False,
+        bigrams: bool = True,
+        window_groups: Sequence[str] = _WINDOW_GROUPS,
+        lang: str = "en",
+        fused: bool = True,
+    ) -> None:
+        self.groups = groups
+        self.window = window
+        self.affixes = affixes
+        self.window_affixes = window_affixes
+        self.bigrams = bigrams
+        self.window_groups = window_groups
+        self.lang = lang
+        self.fused = fused
+
+    # -- scikit-learn style parameters -------------------------------------------------
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self._param_names()}
+
+    def set_params(self, **params: Any) -> "Featurizer":
+        unknown = set(params) - set(self._param_names())
+        if unknown:
+            raise ConfigError(f"unknown featurizer parameters {sorted(unknown)}")
+        for k, v in params.items():
+            setattr(self, k, v)
+        self.__dict__.pop("_state", None)
+        return self
+
+    def to_config(self) -> dict[str, Any]:
+        """JSON-serialisable parameters (tuples become lists)."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.get_params().items()}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Featurizer":
+        unknown = set(config) - set(cls._param_names())
+        if unknown:
+            raise ConfigError(f"unknown featurizer parameters {sorted(unknown)}")
+        cfg = dict(config)
+        for k in ("groups", "window_groups", "window"):
+            if k in cfg:
+                cfg[k] = tuple(cfg[k])
+        return cls(**cfg)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"Featurizer({args})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_state"}
+
+    # -- validation and lazily built state ---------------------------------------------
+    def _validated(self) -> dict[str, Any]:
+        state = self.__dict__.get("_state")
+        if state is not None:
+            return state
+        groups = tuple(self.groups)
+        bad = [g for g in groups if g not in GROUPS]
+        if bad:
+            raise ConfigError(f"unknown feature groups {bad}; known: {', '.join(GROUPS)}")
+        wg = tuple(g for g in self.window_groups if g in groups)
+        bad = [g for g in self.window_groups if g not in _WINDOW_GROUPS]
+        if bad:
+            raise ConfigError(f"window_groups may only name {', '.join(_WINDOW_GROUPS)}; got {bad}")
+        left, right = (int(x) for x in self.window)
+        if left < 0 or right < 0 or left > 6 or right > 6:
+            raise ConfigError(f"window must be two integers in 0..6, got {self.window!r}")
+        if not 0 <= int(self.affixes) <= 8:
+            raise ConfigError(f"affixes must be in 0..8, got {self.affixes!r}")
+        dictionary = None
+        if "dictionary" in groups:
+            from notescrub.features.dictionary import DictionaryFeatures
+
+            dictionary = DictionaryFeatures(self.lang)
+        if "pos" in groups:
+            from notescrub.features import pos
+
+            pos._nlp()  # raises ConfigError when spaCy or the model is missing
+        offsets = [o for o in range(-left, right + 1) if o != 0]
+        state = {"groups": frozenset(groups), "wgroups": frozenset(wg), "offsets": offsets,
+                 "dictionary": dictionary, "cache": {}}
+        self.__dict__["_state"] = state
+        return state
+
+    @property
+    def pos_enabled(self) -> bool:
+        """Whether POS features are part of this configuration."""
+        return "pos" in tuple(self.groups)
+
+    # -- per-word unit -------------------------------------------------------------------
+    def _unit(self, word: str, st: dict[str, Any]) -> tuple[list[str], dict[int, list[str]]]:
+        groups, wg = st["groups"], st["wgroups"]
+        cur: list[str] = []
+        ctx: list[str] = []
+        if "lexical" in groups:
+            lex = lexical_features(word, self.affixes)
+            cur += lex
+            if "lexical" in wg:
+                ctx += lex[1:] if self.window_affixes else lex[1:2]
+        if "orthographic" in groups:
+            ortho = orthographic_features(word)
+            cur += ortho
+            if "orthographic" in wg:
+                ctx += ortho[1:]  # all but the full shape
+        if st["dictionary"] is not None:
+            d = st["dictionary"](word)
+            cur += d
+            if "dictionary" in wg:
+                ctx += d
+        per_offset = {o: [f"{o}:{c}" for c in ctx] for o in st["offsets"]}
+        return cur, per_offset
+
+    # -- documents -----------------------------------------------------------------------
+    def view(self, doc: Document) -> TokenView:
+        return token_view(doc, fused=self.fused)
+
+    def attributes(self, doc: Document) -> list[list[str]]:
+        """Feature strings of every token of ``doc`` (value 1.0 each)."""
+        st = self._validated()
+        view = self.view(doc)
+        toks = view.tokens
+        n = len(toks)
+        if n == 0:
+            return []
+        cache = st["cache"]
+        if len(cache) > _CACHE_MAX:
+            cache.clear()
+        units = []
+        for t in toks:
+            u = cache.get(t.text)
+            if u is None:
+                u = cache[t.text] = self._unit(t.text, st)
+            units.append(u)
+        extra = self._document_features(doc, view, st)
+        offsets = st["offsets"]
+        out: list[list[str]] = []
+        for i in range(n):
+            attrs = list(units[i][0])
+            for o in offsets:
+                j = i + o
+                if 0 <= j < n:
+                    attrs += units[j][1][o]
+            for feats in extra:
+                attrs += feats[i]
+            out.append(attrs)
+        if "lexical" in st["groups"]:
+            out[0].append("BOS")
+            out[-1].append("EOS")
+        return out
+
+    def _document_features(self, doc: Document, view: TokenView, st: dict[str, Any]) -> list[list[list[str]]]:
+        groups = st["groups"]
+        extra: list[list[list[str]]] = []
+        if "lexical" in groups and self.bigrams:
+            extra.append(self._bigrams(view))
+        if "orthographic" in groups:
+            extra.append(chunk_features(view))
+            extra.append(pattern_features(doc, view, self.lang))
+        if "sentence" in groups:
+            extra.append(sentence_features(view))
+        if "position" in groups:
+            extra.append(position_features(view))
+        if "pos" in groups:
+            from notescrub.features.pos import pos_tags
+
+            extra.append(self._window_tags(pos_tags(doc, view), "pos", st["offsets"]))
+        return extra
+
+    def _bigrams(self, view: TokenView) -> list[list[str]]:
+        low = [t.text.lower() for t in view.tokens]
+        n = len(low)
+        pairs = [(-1, 0), (0, 1)]
+        left, right = self.window
+        if left >= 2:
+            pairs.append((-2, -1))
+        if right >= 2:
+            pairs.append((1, 2))
+        if left >= 1 and right >= 1:
+            pairs.append((-1, 1))
+        out = []
+        for i in range(n):
+            feats = []
+            for a, b in pairs:
+                if 0 <= i + a and i + b < n:
+                    feats.append(f"bg[{a},{b}]={low[i + a]}|{low[i + b]}")
+            out.append(feats)
+        return out
+
+    @staticmethod
+    def _window_tags(tags: list[str], name: str, offsets: list[int]) -> list[list[str]]:
+        n = len(tags)
+        return [
+            [f"{name}={tags[i]}"] + [f"{o}:{name}={tags[i + o]}" for o in offsets if 0 <= i + o < n]
+            for i in range(n)
+        ]
+
+    def featurize(self, doc: Document) -> list[dict[str, float]]:
+        """Per-token feature dicts ``{feature: 1.0}`` (the CRFsuite item format)."""
+        return [dict.fromkeys(a, 1.0) for a in self.attributes(doc)]
+
+    def transform(self, docs: Iterable[Document]) -> list[list[dict[str, float]]]:
+        """:meth:`featurize` over several documents."""
+        return [self.featurize(d) for d in docs]

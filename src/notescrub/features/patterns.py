@@ -1,0 +1,107 @@
+"""Multi-token orthographic features: whitespace chunks and task patterns.
+
+Our tokenizer splits punctuation (``555-1234`` is three tokens), so Carafe's
+regular-expression classes that span punctuation (``PHONE_REG1``, ``REAL_NUM``,
+``HAS_DASH_NUM_ALPHA``) are computed over the *chunk*: the run of tokens with no
+whitespace between them (what a whitespace tokenizer would call a word). Every token
+of the chunk gets the chunk's short shape, its Carafe classes and its place in the chunk.
+
+Task patterns (Wellner et al. 2007, Table 5) are regular expressions over the text;
+every token inside a match gets ``pat=NAME``: phone numbers, dates, e-mails, URLs,
+ZIP-like numbers, ``<CapWord>{1,3} Medical Center``-style hospital names and
+``<number> <CapWord> <street suffix>`` addresses (trigger words from the lexicons
+for English; a handful of Spanish trigger words below).
+
+>>> from notescrub.types import Document
+>>> from notescrub.text.views import token_view
+>>> v = token_view(Document("d", "Call 555-1234 at Boston Medical Center"))
+>>> chunk_features(v)[1][:2], "c:PHONE_REG1" in chunk_features(v)[1]
+(['cshape=d-d', 'cpos=B'], True)
+>>> feats = pattern_features(Document("d", "Call 555-1234 at Boston Medical Center"), v, "en")
+>>> feats[1][0], feats[4], feats[5]
+('pat=PHONE', [], ['pat=HOSP'])
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from notescrub.features.token import carafe_classes, short_shape
+from notescrub.text.views import TokenView
+from notescrub.types import Document
+
+__all__ = ["chunk_features", "pattern_features", "patterns_for"]
+
+# Spanish trigger words for the contextual patterns (generic nouns, not names).
+_ES_HOSPITAL = ("hospital", "clínica", "clinica", "centro de salud", "centro médico", "sanatorio", "policlínica",
+                "fundación", "instituto", "servicio")
+_ES_STREET = ("calle", "c/", "avenida", "avda.", "avda", "av.", "plaza", "pza.", "paseo", "pº", "camino", "carretera",
+              "ctra.", "ronda", "travesía", "urbanización", "glorieta", "vía", "pasaje")
+
+_CAP = r"[^\W\d_a-zß-ÿ][\w'’.-]*"
+_COMMON: dict[str, str] = {
+    "PHONE": r"(?<!\d)(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{2,4}(?:[ .-]\d{2,4}){0,2}(?!\d)",
+    "DATE": r"(?<!\d)(?:\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{4}[/.-]\d{1,2}[/.-]\d{1,2})(?!\d)",
+    "EMAIL": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+",
+    "URL": r"(?:https?://|www\.)\S+",
+    "ZIP": r"(?<![\d-])\d{5}(?:-\d{4})?(?![\d-])",
+    "LONGNUM": r"(?<![\w])\d(?:[\d .-]*\d){5,}(?![\w])",
+}
+
+
+def _alt(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@lru_cache(maxsize=4)
+def patterns_for(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Compiled ``(name, regex)`` pairs for ``lang`` (``en`` uses the packaged lexicons)."""
+    pats = dict(_COMMON)
+    if lang == "es":
+        pats["HOSP"] = rf"(?i:{_alt(_ES_HOSPITAL)})(?:\s+(?:de(?:l| la| los)?|{_CAP})){{1,5}}"
+        pats["ADDR"] = rf"(?i:{_alt(_ES_STREET)})\s*(?:(?:de(?:l| la| los)?|{_CAP})\s*){{1,5}},?\s*(?:n[ºo°]\.?\s*)?\d+"
+    else:
+        from notescrub.lexicons import lexicon
+
+        hosp = {w for w in lexicon("hospital_words")} | {"medical center", "care center", "health"}
+        street = {w for w in lexicon("street_suffixes")}
+        pats["HOSP"] = rf"(?:{_CAP}\s+){{1,3}}(?i:{_alt(hosp)})\b"
+        pats["ADDR"] = rf"\b\d+\s+(?:{_CAP}\s+){{1,3}}(?i:{_alt(street)})\b\.?"
+    return tuple((name, re.compile(rx)) for name, rx in pats.items())
+
+
+def pattern_features(doc: Document, view: TokenView, lang: str) -> list[list[str]]:
+    """``pat=NAME`` for every token inside a match of a task pattern."""
+    out: list[list[str]] = [[] for _ in view.tokens]
+    text = doc.text
+    for name, rx in patterns_for(lang):
+        feat = f"pat={name}"
+        for m in rx.finditer(text):
+            for i in view.tokens_in(m.start(), m.end()):
+                if not out[i] or out[i][-1] != feat:
+                    out[i].append(feat)
+    return out
+
+
+def chunk_features(view: TokenView) -> list[list[str]]:
+    """Short shape, Carafe classes and position of each token's whitespace chunk."""
+    toks = view.tokens
+    out: list[list[str]] = []
+    i = 0
+    n = len(toks)
+    while i < n:
+        j = i
+        while j < n - 1 and not view.space_after[j] and toks[j + 1].start == toks[j].end:
+            j += 1
+        if j == i:
+            out.append([])
+        else:
+            text = "".join(t.text for t in toks[i : j + 1])
+            common = [f"cshape={short_shape(text)[:20]}"]
+            classes = [f"c:{c}" for c in carafe_classes(text)]
+            for k in range(i, j + 1):
+                pos = "B" if k == i else ("L" if k == j else "I")
+                out.append([common[0], f"cpos={pos}", *classes])
+        i = j + 1
+    return out

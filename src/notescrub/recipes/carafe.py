@@ -1,0 +1,58 @@
+"""Carafe recipe (Wellner et al. 2007): a whole-record CRF with lexical context and regexes.
+
+What the paper used, and what we do:
+
+* **Sequence**: the whole medical record is one sequence -- same (``sequence="record"``).
+* **Labels**: BIO over the PHI types -- same (``scheme="BIO"``).
+* **Features** (Tables 2-5, Carafe-ALL): word unigrams 3 left / 2 right, word bigrams
+  (w-1 w0, w-2 w-1, w0 w1, w1 w2, w-1 w1), affixes up to length 2 at w0 and of the
+  context words, Carafe's regular-expression classes (Tables 3-4) and contextual
+  patterns (``<INITCAP> Medical Center``, address shapes; Table 5), and a lexicon of US
+  states, months and English words -- we use ``window=(3, 2)``, ``affixes=2``,
+  ``window_affixes=True``, the ``orthographic`` group (which also holds WI-deId's flags
+  and word shapes, a superset of Carafe's classes) and the ``dictionary`` group (our
+  lexicons are larger: names, places, professions, frequency). No sentence or position
+  features, as Carafe had none.
+* **Training**: L-BFGS with a Gaussian prior sigma = 10 (an L2 penalty
+  ``||w||^2 / (2 sigma^2)``, i.e. ``c2 = 0.005`` in CRFsuite's units) -- same.
+* **Bias**: Carafe-ALL used ``b = -1.0`` on the O label (tuned by cross-validation);
+  the recipe stores ``bias=-1.0``, changeable at run time (``annotate --bias``).
+* **Differences**: our tokenizer (fused-token splitting), lexicons and regex patterns are
+  our own; the post-processing regexes of Carafe-ALL+PP are left to the rules detector.
+
+>>> crf = build()
+>>> crf.featurizer.window, crf.sequence, crf.scheme, crf.c2, crf.bias
+((3, 2), 'record', 'BIO', 0.005, -1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from notescrub.detect.crf import CRFTagger
+from notescrub.features import Featurizer
+
+__all__ = ["build", "featurizer"]
+
+
+def featurizer(lang: str = "en", **overrides: Any) -> Featurizer:
+    """Carafe-ALL's feature configuration."""
+    params: dict[str, Any] = dict(
+        groups=("lexical", "orthographic", "dictionary"),
+        window=(3, 2),
+        affixes=2,
+        window_affixes=True,
+        bigrams=True,
+        window_groups=("lexical",),
+        lang=lang,
+    )
+    params.update(overrides)
+    return Featurizer(**params)
+
+
+def build(lang: str = "en", features: dict[str, Any] | None = None, **overrides: Any) -> CRFTagger:
+    """An unfitted Carafe-style :class:`CRFTagger` (``overrides`` replace tagger parameters)."""
+    params: dict[str, Any] = dict(scheme="BIO", sequence="record", algorithm="lbfgs", c1=0.0, c2=0.005,
+                                  max_iterations=200, bias=-1.0)
+    params.update(overrides)
+    return CRFTagger(featurizer(lang, **(features or {})), **params)
