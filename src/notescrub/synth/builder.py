@@ -24,11 +24,32 @@ import random
 import re
 
 from notescrub.errors import OffsetError
+from notescrub.text.tokenize import tokenize
 from notescrub.types import Span
 
-__all__ = ["NoteBuilder", "hard_wrap", "typo"]
+__all__ = ["NoteBuilder", "hard_wrap", "typo", "token_boundary"]
 
 _WORD = re.compile(r"[A-Za-z]{5,}")
+
+
+def token_boundary(left: str, right: str) -> bool:
+    """True when the clinical tokenizer splits ``left + right`` exactly at the junction, so a
+    fused PHI mention (``Since6/03/04``, ``JaffreyMarital``) still starts or ends on a token edge.
+
+    >>> token_boundary("Since", "6/03/04"), token_boundary("Jaffrey", "Marital"), token_boundary("on", "november")
+    (True, True, False)
+    """
+    if not left or not right:
+        return True
+    i = len(left)
+    while i > 0 and not left[i - 1].isspace():
+        i -= 1
+    word_left = left[i:]
+    j = 0
+    while j < len(right) and not right[j].isspace():
+        j += 1
+    joined = word_left + right[:j]
+    return len(word_left) in {t.start for t in tokenize(joined)}
 
 
 def typo(word: str, rng: random.Random) -> str:
@@ -81,6 +102,7 @@ class NoteBuilder:
         self.typo_rate = typo_rate
         self._parts: list[str] = []
         self._spans: list[Span] = []
+        self.values: list[str] = []  # the intended text of each span, for self-checks and tests
         self._pos = 0
         self._fuse_next = False
 
@@ -101,6 +123,15 @@ class NoteBuilder:
             s = re.sub(r"(?<=\S) (?=\S)", lambda m: "  " if self.rng.random() < self.double_space else " ", s)
         return s
 
+    def _tail(self, n: int = 48) -> str:
+        out, size = [], 0
+        for part in reversed(self._parts):
+            out.append(part)
+            size += len(part)
+            if size >= n:
+                break
+        return "".join(reversed(out))
+
     def _append(self, s: str) -> None:
         self._parts.append(s)
         self._pos += len(s)
@@ -109,11 +140,11 @@ class NoteBuilder:
         """Append literal (non-PHI) text."""
         if not s:
             return
+        s = self._case(self._noise(s) if noisy else s)
         if self._fuse_next:
             self._fuse_next = False
-            if s[0] in " \n":
+            if s[0] in " \n" and len(s) > 1 and self._parts and token_boundary(self._tail(), s[1:]):
                 s = s[1:]
-        s = self._case(self._noise(s) if noisy else s)
         self._append(s)
 
     def nl(self, n: int = 1) -> None:
@@ -130,14 +161,15 @@ class NoteBuilder:
         if not value or value != value.strip():
             raise OffsetError(f"PHI value for {label} is empty or padded with whitespace")
         self._fuse_next = False
-        if fuse and self._parts and self._parts[-1].endswith((" ", "\t")):
+        value = self._case(value)
+        if fuse and self._parts and self._parts[-1].endswith((" ", "\t")) and token_boundary(self._tail()[:-1], value):
             last = self._parts[-1]
             self._parts[-1] = last[:-1]
             self._pos -= 1
-        value = self._case(value)
         start = self._pos
         self._append(value)
         self._spans.append(Span(start, self._pos, label, source="synth"))
+        self.values.append(value)
         self._fuse_next = fuse_after
 
     @property

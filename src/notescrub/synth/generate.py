@@ -19,6 +19,8 @@ True
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from datetime import date
 from typing import Iterator
 
 from notescrub.errors import ConfigError
@@ -26,9 +28,9 @@ from notescrub.synth.builder import NoteBuilder
 from notescrub.synth.fill import NoteContext
 from notescrub.synth.notes import NOTE_TYPES
 from notescrub.synth.world import PatientWorld
-from notescrub.types import GOLD, Document
+from notescrub.types import GOLD, Document, Span
 
-__all__ = ["generate_corpus", "generate_note", "generate_notes"]
+__all__ = ["generate_corpus", "generate_note", "generate_notes", "compose_note", "ComposedNote"]
 
 NotesPerPatient = int | tuple[int, int]
 
@@ -37,8 +39,19 @@ def _rng(seed: int, *parts: object) -> random.Random:
     return random.Random(":".join(str(p) for p in (seed, *parts)))
 
 
-def generate_note(world: PatientWorld, note_type: str, rng: random.Random, *, note_date=None, doc_id: str = "note") -> Document:
-    """Write one note of ``note_type`` for ``world``; return it as a Document with a gold layer."""
+@dataclass(frozen=True)
+class ComposedNote:
+    """A generated note before it becomes a Document: text, gold spans and each span's intended value."""
+
+    text: str
+    spans: list[Span]
+    values: list[str]
+    note_type: str
+    wrap: int | None
+
+
+def compose_note(world: PatientWorld, note_type: str, rng: random.Random, *, note_date: date | None = None) -> ComposedNote:
+    """Write one note of ``note_type`` for ``world``."""
     try:
         composer, _, style = NOTE_TYPES[note_type]
     except KeyError:
@@ -62,8 +75,15 @@ def generate_note(world: PatientWorld, note_type: str, rng: random.Random, *, no
     if (style == "wrap" and rng.random() < 0.45) or rng.random() < 0.08:
         wrap = rng.choice((60, 66, 72, 76, 80, 88, 100))
     text, spans = builder.build(wrap=wrap)
-    return Document(doc_id, text, patient_id=world.pid, metadata={"note_type": note_type, "synthetic": True, "wrap": wrap},
-                    layers={GOLD: spans})
+    return ComposedNote(text, spans, list(builder.values), note_type, wrap)
+
+
+def generate_note(world: PatientWorld, note_type: str, rng: random.Random, *, note_date: date | None = None,
+                  doc_id: str = "note") -> Document:
+    """Write one note of ``note_type`` for ``world``; return it as a Document with a gold layer."""
+    note = compose_note(world, note_type, rng, note_date=note_date)
+    return Document(doc_id, note.text, patient_id=world.pid,
+                    metadata={"note_type": note_type, "synthetic": True, "wrap": note.wrap}, layers={GOLD: note.spans})
 
 
 def _pick_types(rng: random.Random, n: int) -> list[str]:

@@ -130,7 +130,10 @@ def _header(ctx: NoteContext, title: str, *, extra: tuple[int, int] = (3, 8), wi
             _field(ctx, label, value)
             b.text(" | " if i < len(fields) - 1 else "\n", noisy=False)
         else:  # packed: bad extraction drops separators
-            _field(ctx, label, value, sep=r.choice((":", " ", "")) if "{id:" in value or "{date:" in value else ": ")
+            fused = ("{id:" in value or "{date:" in value) and r.random() < 0.5
+            saved, ctx.fuse_rate = ctx.fuse_rate, (1.0 if fused else ctx.fuse_rate)
+            _field(ctx, label, value, sep=" " if fused else r.choice((":", ": ", " ")))
+            ctx.fuse_rate = saved
             b.text(" " if r.random() < 0.7 else "\n", noisy=False)
     if not b.ends_with_newline():
         b.nl()
