@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -83,7 +85,7 @@ def test_perturbed_predictions_score_as_predicted(dev):
     # preconditions the arithmetic relies on: no duplicate or overlapping gold spans
     for d in dev:
         s = sorted(d.layer("gold"), key=lambda x: (x.start, x.end))
-        assert all(b.start >= a.end for a, b in zip(s, s[1:]))
+        assert all(b.start >= a.end for a, b in pairwise(s))
     pred, n = perturb(dev)
     N, D, S, R = n["spans"], n["drop"], n["shift"], n["retype"]
     assert N == 5801 and D > 0 and S > 0 and R > 0

@@ -1,7 +1,12 @@
 import pytest
 
 from notescrub.evaluate.align import align, dedupe
-from notescrub.evaluate.error_analysis import analyse, classify, error_listing, format_listing
+from notescrub.evaluate.error_analysis import (
+    analyse,
+    classify,
+    error_listing,
+    format_listing,
+)
 
 from .helpers import at, item
 

@@ -6,7 +6,14 @@ from rich.console import Console
 
 from notescrub.errors import ConfigError
 from notescrub.evaluate import evaluate
-from notescrub.evaluate.report import CSV_COLUMNS, render_terminal, rows, write_csv, write_html_report, write_json
+from notescrub.evaluate.report import (
+    CSV_COLUMNS,
+    render_terminal,
+    rows,
+    write_csv,
+    write_html_report,
+    write_json,
+)
 from notescrub.types import Document, Span
 
 TEXT = "Zyxwvut seen on 3/18 by Dr. Ruiz."

@@ -6,7 +6,12 @@ from hypothesis import strategies as st
 
 from notescrub.errors import ConfigError
 from notescrub.evaluate.counts import PRF
-from notescrub.evaluate.stats import bootstrap_f1_ci, rankdata, spearman, z_test_two_proportions
+from notescrub.evaluate.stats import (
+    bootstrap_f1_ci,
+    rankdata,
+    spearman,
+    z_test_two_proportions,
+)
 
 
 @pytest.mark.parametrize(

@@ -22,4 +22,4 @@ pieces: :mod:`~notescrub.evaluate.pairing`, :mod:`~notescrub.evaluate.counts`,
 
 from notescrub.evaluate.api import SCHEMES, evaluate
 
-__all__ = ["evaluate", "SCHEMES"]
+__all__ = ["SCHEMES", "evaluate"]

@@ -16,7 +16,7 @@ in at most one pair; the rest are missing (gold) or spurious (predicted).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from notescrub.evaluate.labels import Item
 

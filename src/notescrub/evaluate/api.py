@@ -20,7 +20,8 @@ ever put in the result.
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.evaluate import binary, i2b2_2006, i2b2_2014, meddocan
@@ -33,7 +34,7 @@ from notescrub.evaluate.stats import bootstrap_f1_ci
 from notescrub.text.tokenize import tokenize
 from notescrub.types import Document
 
-__all__ = ["evaluate", "SCHEMES", "DEFAULT_LABELS", "RESULT_VERSION", "prepare"]
+__all__ = ["DEFAULT_LABELS", "RESULT_VERSION", "SCHEMES", "evaluate", "prepare"]
 
 log = logging.getLogger(__name__)
 

@@ -18,13 +18,14 @@ class *and* the non-PHI class, as Uzuner et al. (2008) report both.
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from notescrub.evaluate.counts import PRF
 from notescrub.evaluate.labels import Item
 from notescrub.text.tokenize import Token, tokenize
 
-__all__ = ["token_labels", "binary_token_prf", "TOKENIZER_NOTE"]
+__all__ = ["TOKENIZER_NOTE", "binary_token_prf", "token_labels"]
 
 TOKENIZER_NOTE = "tokens from notescrub.text.tokenize (fused=True), punctuation tokens included"
 

@@ -21,10 +21,10 @@ i2b2 2014 script does (mean of per-document values, F from the two means).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-__all__ = ["PRF", "ratio", "f_beta", "macro"]
+__all__ = ["PRF", "f_beta", "macro", "ratio"]
 
 
 def ratio(num: float, den: float) -> float:
@@ -74,7 +74,7 @@ class PRF:
         """Number of reference items (``tp + fn``)."""
         return self.tp + self.fn
 
-    def __add__(self, other: "PRF") -> "PRF":
+    def __add__(self, other: PRF) -> PRF:
         if not isinstance(other, PRF):
             return NotImplemented
         return PRF(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
@@ -91,7 +91,7 @@ class PRF:
         }
 
     @staticmethod
-    def total(items: Iterable["PRF"]) -> "PRF":
+    def total(items: Iterable[PRF]) -> PRF:
         """Sum of many counts (micro-averaging)."""
         tp = fp = fn = 0
         for c in items:

@@ -32,13 +32,14 @@ text, so it is only for a developer's terminal (``--show-errors``), never logs.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from notescrub.evaluate.align import align
 from notescrub.evaluate.binary import DocItems
 from notescrub.evaluate.labels import Item
 
-__all__ = ["KINDS", "classify", "analyse", "error_listing", "format_listing"]
+__all__ = ["KINDS", "analyse", "classify", "error_listing", "format_listing"]
 
 KINDS = ("correct", "type", "extent_short", "extent_long", "extent_short_long", "missing", "spurious")
 MISSING = "MISSING"

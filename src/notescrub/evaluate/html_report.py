@@ -22,16 +22,17 @@ kind, so it opens offline. It is built from the result dict only (no note text).
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.evaluate import plots
 from notescrub.evaluate.tables import per_type, summary_rows
 from notescrub.io.atomic import atomic_file
 
-__all__ = ["write_html_report", "render_html", "EXTRA_PLOT_KEYS"]
+__all__ = ["EXTRA_PLOT_KEYS", "render_html", "write_html_report"]
 
 EXTRA_PLOT_KEYS = ("operating_points", "learning_curve")
 

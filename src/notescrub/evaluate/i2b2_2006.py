@@ -32,14 +32,20 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from notescrub.evaluate.align import align
-from notescrub.evaluate.binary import TOKENIZER_NOTE, DocItems, binary_token_prf, token_labels
-from notescrub.evaluate.counts import PRF, ratio, f_beta
+from notescrub.evaluate.binary import (
+    TOKENIZER_NOTE,
+    DocItems,
+    binary_token_prf,
+    token_labels,
+)
+from notescrub.evaluate.counts import PRF, f_beta, ratio
 from notescrub.text.tokenize import tokenize
 
-__all__ = ["score", "muc_counts", "WEIGHTED_F_NOTE"]
+__all__ = ["WEIGHTED_F_NOTE", "muc_counts", "score"]
 
 WEIGHTED_F_NOTE = (
     "support-weighted mean of per-class token F1 over the PHI types and the non-PHI class "

@@ -36,14 +36,23 @@ the system side is handled by :mod:`notescrub.evaluate.pairing`.)
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
 
 from notescrub.evaluate.counts import PRF, macro
 from notescrub.evaluate.labels import Item
 from notescrub.taxonomy import hipaa_eval_subtypes
 
-__all__ = ["MEASURES", "RELAXED_END_TOLERANCE", "score", "set_counts", "RelaxedKey", "strict_keys",
-           "relaxed_keys", "token_keys"]
+__all__ = [
+    "MEASURES",
+    "RELAXED_END_TOLERANCE",
+    "RelaxedKey",
+    "relaxed_keys",
+    "score",
+    "set_counts",
+    "strict_keys",
+    "token_keys",
+]
 
 #: The measures reported, in report order.
 MEASURES = ("strict", "relaxed", "token", "hipaa_strict", "hipaa_relaxed", "hipaa_token",
@@ -59,7 +68,7 @@ KeyFn = Callable[[Sequence[Item], str], list[Hashable]]
 class RelaxedKey:
     """Key equal to another when category, start and type match and ends differ by ≤ 2."""
 
-    __slots__ = ("category", "start", "end", "label")
+    __slots__ = ("category", "end", "label", "start")
 
     def __init__(self, category: str, start: int, end: int, label: str) -> None:
         self.category, self.start, self.end, self.label = category, start, end, label

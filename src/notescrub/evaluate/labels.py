@@ -22,14 +22,20 @@ A scorer compares one of
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from notescrub.errors import LabelError
-from notescrub.taxonomy import canonical, category_of, native_category, require_label, scheme_labels
+from notescrub.taxonomy import (
+    canonical,
+    category_of,
+    native_category,
+    require_label,
+    scheme_labels,
+)
 from notescrub.types import Span
 
-__all__ = ["LABEL_MODES", "Item", "to_items", "check_scheme_labels"]
+__all__ = ["LABEL_MODES", "Item", "check_scheme_labels", "to_items"]
 
 LABEL_MODES = ("canonical", "native", "category")
 

@@ -26,13 +26,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from notescrub.evaluate.counts import PRF, ratio
 from notescrub.evaluate.i2b2_2014 import DocItems
 from notescrub.text.segment import sentences
 
-__all__ = ["score", "merge_spans", "SENTENCE_SPLITTER_NOTE"]
+__all__ = ["SENTENCE_SPLITTER_NOTE", "merge_spans", "score"]
 
 SENTENCE_SPLITTER_NOTE = (
     "leak = subtask-1 false negatives / sentences; sentences counted with notescrub.text.segment.sentences "

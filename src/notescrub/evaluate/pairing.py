@@ -26,8 +26,8 @@ ignored, under ``compat_official``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from notescrub.errors import InputFormatError, OffsetError
 from notescrub.types import Document, Span

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from statistics import mean, pstdev
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from matplotlib.colors import PowerNorm
 from matplotlib.figure import Figure
 
-__all__ = ["prf_bars", "confusion_heatmap", "pr_curve", "learning_curve"]
+__all__ = ["confusion_heatmap", "learning_curve", "pr_curve", "prf_bars"]
 
 _COLORS = {"precision": "#4c72b0", "recall": "#dd8452", "f1": "#55a868"}
 

@@ -22,15 +22,24 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from notescrub.evaluate.html_report import write_html_report
 from notescrub.evaluate.tables import CSV_COLUMNS, per_type, rows, summary_rows
 from notescrub.io.atomic import atomic_file
 
-__all__ = ["CSV_COLUMNS", "rows", "summary_rows", "per_type", "write_json", "write_csv", "render_terminal",
-           "write_html_report"]
+__all__ = [
+    "CSV_COLUMNS",
+    "per_type",
+    "render_terminal",
+    "rows",
+    "summary_rows",
+    "write_csv",
+    "write_html_report",
+    "write_json",
+]
 
 def write_json(result: Mapping[str, Any], path: str | Path) -> Path:
     """Write ``result`` as indented UTF-8 JSON, atomically."""
@@ -43,11 +52,10 @@ def write_json(result: Mapping[str, Any], path: str | Path) -> Path:
 def write_csv(result: Mapping[str, Any], path: str | Path) -> Path:
     """Write :func:`rows` as CSV (header :data:`CSV_COLUMNS`), atomically."""
     target = Path(path)
-    with atomic_file(target) as tmp:
-        with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=CSV_COLUMNS)
-            w.writeheader()
-            w.writerows(rows(result))
+    with atomic_file(target) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=CSV_COLUMNS)
+        w.writeheader()
+        w.writerows(rows(result))
     return target
 
 

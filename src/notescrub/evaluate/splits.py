@@ -23,13 +23,13 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from notescrub.errors import ConfigError
 from notescrub.types import Document
 
-__all__ = ["Fold", "Subset", "patient_kfold", "learning_curve_subsets", "patient_of"]
+__all__ = ["Fold", "Subset", "learning_curve_subsets", "patient_kfold", "patient_of"]
 
 
 @dataclass(frozen=True)

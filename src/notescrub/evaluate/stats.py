@@ -24,16 +24,16 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Sequence
 
 import numpy as np
 
 from notescrub.errors import ConfigError
 from notescrub.evaluate.counts import PRF
 
-__all__ = ["ZTest", "BootstrapCI", "z_test_two_proportions", "bootstrap_f1_ci", "spearman", "rankdata"]
+__all__ = ["BootstrapCI", "ZTest", "bootstrap_f1_ci", "rankdata", "spearman", "z_test_two_proportions"]
 
 CountsLike = PRF | tuple[int, int, int] | Sequence[int]
 

@@ -14,11 +14,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from notescrub.evaluate.i2b2_2014 import MEASURES
 
-__all__ = ["CSV_COLUMNS", "rows", "summary_rows", "per_type"]
+__all__ = ["CSV_COLUMNS", "per_type", "rows", "summary_rows"]
 
 CSV_COLUMNS = ("section", "measure", "average", "type", "precision", "recall", "f1", "tp", "fp", "fn", "value")
 

@@ -102,7 +102,12 @@ def _show_errors(gold: list[Any], pred: list[Any], args: argparse.Namespace, lab
 
 def run(args: argparse.Namespace) -> int:
     from notescrub.evaluate import evaluate
-    from notescrub.evaluate.report import render_terminal, write_csv, write_html_report, write_json
+    from notescrub.evaluate.report import (
+        render_terminal,
+        write_csv,
+        write_html_report,
+        write_json,
+    )
 
     extra = _extra_plots(args.extra_plots)
     gold = _read(args.gold, args.fmt)
