@@ -25,13 +25,14 @@ import resource
 import statistics
 import time
 import tracemalloc
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from notescrub.errors import ConfigError
 
-__all__ = ["Benchmark", "BENCHMARKS", "benchmark", "discover", "run_benchmark", "default_corpora", "load_texts", "one_core"]
+__all__ = ["BENCHMARKS", "Benchmark", "benchmark", "default_corpora", "discover", "load_texts", "one_core", "run_benchmark"]
 
 BenchFn = Callable[[Sequence[Path], int], dict[str, Any]]
 
@@ -78,14 +79,14 @@ def load_texts(paths: Sequence[Path]) -> list[str]:
 class one_core:
     """Context manager pinning this process to one CPU (where the OS allows it)."""
 
-    def __enter__(self) -> "one_core":
+    def __enter__(self) -> one_core:
         self.saved = None
         if hasattr(os, "sched_getaffinity"):
             self.saved = os.sched_getaffinity(0)
             os.sched_setaffinity(0, {min(self.saved)})
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.saved is not None:
             os.sched_setaffinity(0, self.saved)
 

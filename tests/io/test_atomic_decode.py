@@ -12,13 +12,11 @@ def test_atomic_dir_success_and_failure(tmp_path):
     with atomic_dir(out) as tmp:
         (tmp / "a.txt").write_text("1")
     assert (out / "a.txt").read_text() == "1"
-    with pytest.raises(ConfigError, match="not empty"):
-        with atomic_dir(out):
-            pass
-    with pytest.raises(RuntimeError):
-        with atomic_dir(out, overwrite=True) as tmp:
-            (tmp / "b.txt").write_text("2")
-            raise RuntimeError("boom")
+    with pytest.raises(ConfigError, match="not empty"), atomic_dir(out):
+        pass
+    with pytest.raises(RuntimeError), atomic_dir(out, overwrite=True) as tmp:
+        (tmp / "b.txt").write_text("2")
+        raise RuntimeError("boom")
     assert sorted(p.name for p in out.iterdir()) == ["a.txt"]
     with atomic_dir(out, overwrite=True) as tmp:
         (tmp / "b.txt").write_text("2")
@@ -27,16 +25,15 @@ def test_atomic_dir_success_and_failure(tmp_path):
 
 
 def test_atomic_file_no_leftovers(tmp_path):
-    with pytest.raises(ValueError):
-        with atomic_file(tmp_path / "x.jsonl") as tmp:
-            tmp.write_text("half")
-            raise ValueError
+    with pytest.raises(ValueError), atomic_file(tmp_path / "x.jsonl") as tmp:
+        tmp.write_text("half")
+        raise ValueError
     assert list(tmp_path.iterdir()) == []
 
 
 def test_decode_errors_name_line_never_text(tmp_path):
     f = tmp_path / "a.txt"
-    f.write_bytes("Sra. Peña\n".encode("utf-8") + b"Se\xf1or\n")
+    f.write_bytes("Sra. Peña\n".encode() + b"Se\xf1or\n")
     with pytest.raises(EncodingError) as info:
         read_text(f)
     assert info.value.line == 2 and "--encoding" in str(info.value) and "Se" not in info.value.reason

@@ -8,7 +8,6 @@ from notescrub.io import read_corpus, write_corpus
 from notescrub.types import Document, Span
 
 
-
 def spans_of(doc):
     return [(s.start, s.end, s.label, s.fragments) for s in doc.layer("gold")]
 

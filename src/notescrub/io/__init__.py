@@ -35,18 +35,28 @@ parquet    the same table as Parquet                                 ``.parquet`
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from notescrub.errors import InputFormatError, NotescrubError, UnknownFormatError
 from notescrub.io.atomic import atomic_dir, atomic_file
 from notescrub.io.base import FORMATS, Format, get_format
 from notescrub.io.decode import check_encoding
-from notescrub.io.detect import detect_file, detect_format, iter_files, output_format
+from notescrub.io.detect import detect_format, iter_files, output_format
 from notescrub.types import Document
 
-__all__ = ["read_corpus", "write_corpus", "detect_format", "input_files", "count_documents", "FORMATS",
-           "READ_FORMATS", "WRITE_FORMATS", "get_format"]
+__all__ = [
+    "FORMATS",
+    "READ_FORMATS",
+    "WRITE_FORMATS",
+    "count_documents",
+    "detect_format",
+    "get_format",
+    "input_files",
+    "read_corpus",
+    "write_corpus",
+]
 
 log = logging.getLogger(__name__)
 

@@ -25,13 +25,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from notescrub.errors import ConfigError
 
-__all__ = ["atomic_file", "atomic_dir"]
+__all__ = ["atomic_dir", "atomic_file"]
 
 
 @contextmanager

@@ -14,14 +14,15 @@ and makes writes atomic; format modules only parse and serialise.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from notescrub.errors import UnknownFormatError
 from notescrub.types import Document
 
-__all__ = ["Format", "FORMATS", "get_format"]
+__all__ = ["FORMATS", "Format", "get_format"]
 
 Reader = Callable[..., Iterator[Document]]
 

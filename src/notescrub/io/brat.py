@@ -14,18 +14,19 @@ relations, events, attributes and normalisations are kept verbatim in
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from notescrub.errors import InputFormatError
 from notescrub.io.checks import make_span, patient_from_stem, safe_filename
 from notescrub.io.decode import read_text
 from notescrub.types import Document, Span
 
-__all__ = ["parse_ann", "dumps_ann", "read", "write_document"]
+__all__ = ["dumps_ann", "parse_ann", "read", "write_document"]
 
-_T_RE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t(.*)$", re.S)
-_NOTE_RE = re.compile(r"^(#\d*)\t(\S+) (T\d+)\t?(.*)$", re.S)
+_T_RE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t(.*)$", re.DOTALL)
+_NOTE_RE = re.compile(r"^(#\d*)\t(\S+) (T\d+)\t?(.*)$", re.DOTALL)
 _OTHER_RE = re.compile(r"^[RENAM*]\d*\t")
 
 

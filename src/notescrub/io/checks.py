@@ -17,13 +17,14 @@ notescrub.errors.OffsetError: a.xml:3: span [8, 12) (DOCTOR): its text attribute
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from notescrub.errors import InputFormatError, OffsetError
 from notescrub.types import Span
 
-__all__ = ["make_span", "same_text", "parse_int", "patient_from_stem", "safe_filename"]
+__all__ = ["make_span", "parse_int", "patient_from_stem", "safe_filename", "same_text"]
 
 _WS_RE = re.compile(r"\s+")
 _PATIENT_RE = re.compile(r"^([A-Za-z]?\d{1,6})-\d{1,4}$")

@@ -16,8 +16,9 @@ the row starts.
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from notescrub.errors import InputFormatError, NotescrubError
 from notescrub.io.decode import iter_lines

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import codecs
 import io
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Callable, Iterator
+from typing import IO
 
 from notescrub.errors import EncodingError, InputFormatError, NotescrubError
 
-__all__ = ["decode_bytes", "read_text", "iter_lines", "check_encoding"]
+__all__ = ["check_encoding", "decode_bytes", "iter_lines", "read_text"]
 
 
 def check_encoding(encoding: str) -> str:

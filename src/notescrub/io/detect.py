@@ -16,12 +16,12 @@ notescrub.errors.UnknownFormatError: ...: directory mixes formats: brat (e.g. a.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from notescrub.errors import InputFormatError, UnknownFormatError
 
-__all__ = ["detect_format", "detect_file", "iter_files", "output_format"]
+__all__ = ["detect_file", "detect_format", "iter_files", "output_format"]
 
 _PEEK = 65536
 _BY_SUFFIX = {

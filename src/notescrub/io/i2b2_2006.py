@@ -31,17 +31,18 @@ gives ``patient_id``.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 from xml.parsers import expat
 
 from notescrub.errors import EncodingError, InputFormatError, NotescrubError
 from notescrub.io.checks import make_span
 from notescrub.io.i2b2_xml import check_xml_chars, xml_attr
 from notescrub.io.inline import non_overlapping
-from notescrub.types import Document, Span
+from notescrub.types import Document
 
-__all__ = ["parse_string", "dumps_records", "read", "write_stream"]
+__all__ = ["dumps_records", "parse_string", "read", "write_stream"]
 
 _CHUNK = 1 << 16
 

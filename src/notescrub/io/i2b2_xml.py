@@ -28,8 +28,9 @@ from __future__ import annotations
 import html
 import logging
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from xml.parsers import expat
 
 from notescrub.errors import InputFormatError
@@ -38,7 +39,7 @@ from notescrub.io.decode import read_text
 from notescrub.taxonomy import native_category
 from notescrub.types import Document, Span
 
-__all__ = ["parse", "dumps", "read", "write_document", "xml_attr", "check_xml_chars"]
+__all__ = ["check_xml_chars", "dumps", "parse", "read", "write_document", "xml_attr"]
 
 log = logging.getLogger(__name__)
 

@@ -16,15 +16,17 @@ XML wrapper and escaping.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from notescrub.errors import InputFormatError
 from notescrub.io.checks import make_span, patient_from_stem, safe_filename
 from notescrub.io.decode import read_text
 from notescrub.types import Document, Span
 
-__all__ = ["parse", "dumps", "read", "write_document", "non_overlapping"]
+__all__ = ["dumps", "non_overlapping", "parse", "read", "write_document"]
 
 _TAG_RE = re.compile(r'<PHI TYPE="([^"<>]*)">|</PHI>')
 _ANY_TAG_RE = re.compile(r"</?PHI[\s>]")
@@ -76,7 +78,7 @@ def parse(raw: str, *, doc_id: str, path: str | Path | None = None) -> Document:
 def non_overlapping(doc: Document, layer: str, fmt: str) -> list[Span]:
     """Spans of ``layer`` as inline tags can hold them (no overlaps; a discontinuous span as its extent)."""
     spans = sorted(doc.layer(layer), key=lambda s: (s.start, s.end))
-    for a, b in zip(spans, spans[1:]):
+    for a, b in pairwise(spans):
         if b.start < a.end:
             raise InputFormatError(
                 f"document {doc.id!r}: spans [{a.start}, {a.end}) and [{b.start}, {b.end}) overlap; "

@@ -18,16 +18,25 @@ element name survive a round trip). Read line by line, written line by line.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from notescrub.errors import InputFormatError, NotescrubError
 from notescrub.io.checks import make_span, parse_int
 from notescrub.io.decode import iter_lines
 from notescrub.types import Document, Span
 
-__all__ = ["loads", "dumps", "doc_from_record", "record_from_doc", "spans_from_records", "span_records",
-           "read", "write_stream"]
+__all__ = [
+    "doc_from_record",
+    "dumps",
+    "loads",
+    "read",
+    "record_from_doc",
+    "span_records",
+    "spans_from_records",
+    "write_stream",
+]
 
 _SPAN_KEYS = {"start", "end", "type", "label", "text", "fragments", "score", "source"}
 

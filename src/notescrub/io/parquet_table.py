@@ -15,8 +15,9 @@ attributes). Errors name the file and the row (1-based, counted as the line).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from notescrub.errors import InputFormatError, NotescrubError
 from notescrub.io.table_rows import Columns, doc_to_row, row_to_doc

@@ -18,15 +18,16 @@ The notes are under a data-use agreement: users bring them, notescrub ships none
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from notescrub.errors import InputFormatError, NotescrubError
 from notescrub.io.checks import make_span
 from notescrub.io.decode import iter_lines
 from notescrub.types import Document
 
-__all__ = ["read", "parse_records", "phrase_index", "deid_index"]
+__all__ = ["deid_index", "parse_records", "phrase_index", "read"]
 
 _START_RE = re.compile(r"^START_OF_RECORD=(\d+)\|\|\|\|(\d+)\|\|\|\|\s*$")
 _END = "||||END_OF_RECORD"

@@ -13,8 +13,9 @@ de-identified notes are exported for people to read.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from notescrub.io.checks import patient_from_stem, safe_filename
 from notescrub.io.decode import read_text

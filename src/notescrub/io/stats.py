@@ -10,8 +10,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from notescrub.text.tokenize import tokenize
 from notescrub.types import Document

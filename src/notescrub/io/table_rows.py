@@ -24,7 +24,7 @@ from notescrub.errors import InputFormatError
 from notescrub.io.jsonl import span_records, spans_from_records
 from notescrub.types import Document
 
-__all__ = ["Columns", "row_to_doc", "doc_to_row", "COLUMNS"]
+__all__ = ["COLUMNS", "Columns", "doc_to_row", "row_to_doc"]
 
 COLUMNS = ("id", "patient", "text", "spans", "meta")
 

@@ -6,7 +6,13 @@ import argparse
 import sys
 
 from notescrub.errors import NotescrubError
-from notescrub.io import READ_FORMATS, WRITE_FORMATS, count_documents, read_corpus, write_corpus
+from notescrub.io import (
+    READ_FORMATS,
+    WRITE_FORMATS,
+    count_documents,
+    read_corpus,
+    write_corpus,
+)
 from notescrub.io.detect import detect_format, output_format
 
 NAME = "convert"
