@@ -177,6 +177,10 @@ def _uncovered(start: int, end: int, kept: list[Span]) -> list[tuple[int, int]]:
 
 RESOLVERS: dict[str, Resolver] = {"longest": longest, "highest_score": highest_score, "union": union}
 
+from notescrub.detect.vote import Vote  # noqa: E402  (vote depends only on types)
+
+RESOLVERS["vote"] = Vote(2)
+
 
 def get_resolver(name: str) -> Resolver:
     """Look up a resolver by name (``longest``, ``highest_score``, ``union``)."""

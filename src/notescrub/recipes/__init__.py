@@ -24,6 +24,7 @@ RECIPES: dict[str, str] = {
     "carafe": "notescrub.recipes.carafe:build",
     "wi-deid": "notescrub.recipes.wi_deid:build",
     "aramaki": "notescrub.recipes.aramaki:build",
+    "h-d": "notescrub.recipes.h_d:build",
 }
 
 

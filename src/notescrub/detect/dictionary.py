@@ -1,0 +1,335 @@
+"""Dictionary PHI detector: longest match of packaged lexicons over tokens.
+
+Finds person names (first/last-name lexicons), health-care facilities
+(``<CapWord>+ Hospital | Medical Center | Clinic | Nursing Home | Rehab ...``),
+organisations (``<CapWord>+ Inc | University | Church ...``), cities, US states,
+countries and professions (after an occupation cue). Candidates are filtered
+against the common-word, medical-term and eponym lists and the negative cues of
+``en_blocks.toml`` (``Parkinson's disease``, ``Foley catheter``) to limit false
+positives. Case is handled per line: Title-case words in ordinary text, ALL-CAPS
+words in ALL-CAPS lines (headers, signatures) and lower-case words in lines written
+entirely in lower case (terse nursing notes).
+
+``mode="hd"`` reproduces the heuristic + dictionary baseline of Uzuner et al. (2008):
+a token is PHI when it is in a name, location or hospital dictionary and not in the
+common-word list, whatever its case or context.
+
+>>> from notescrub.types import Document
+>>> doc = Document("d", "Daughter Ngozi visited from Halvorsen Memorial Hospital in Boston.")
+>>> [(doc.span_text(s), s.label) for s in DictionaryDetector().detect(doc)]
+[('Ngozi', 'PATIENT'), ('Halvorsen Memorial Hospital', 'HOSPITAL'), ('Boston', 'CITY')]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from notescrub.detect.base import Detector
+from notescrub.errors import ConfigError
+from notescrub.lexicons import lexicon
+from notescrub.text.tokenize import tokenize
+from notescrub.text.views import TokenView, token_view
+from notescrub.types import Document, Span
+
+__all__ = ["DictionaryDetector", "PhraseIndex", "KINDS"]
+
+#: What the detector can look for.
+KINDS = ("names", "hospitals", "organizations", "locations", "professions")
+
+_HOSPITAL_HEADS_EXCLUDED = {"unit", "ward", "health", "memorial", "pavilion", "snf", "ltac", "ltach", "healthcare", "health care"}
+_CONNECTORS = {"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "la"}
+_PROFESSION_CUES = {"works", "worked", "working", "work", "retired", "former", "formerly", "occupation", "job",
+                    "employed", "profession", "career", "student", "trained", "is", "as", "was"}
+_LOCATION_CUES = {"in", "from", "to", "near", "at", "of", "lives", "moved", "born", "visiting"}
+_DOCTOR_CUES = {"dr", "doctor", "md", "rn", "np", "pa", "attending", "surgeon", "signed", "dictated", "cc",
+                "pcp", "resident", "fellow", "nurse", "provider", "referring", "physician", "do", "phd", "lcsw",
+                "licsw", "aprn", "dpm", "rdms", "pa-c", "radiologist", "pathologist", "therapist", "sw"}
+
+
+class PhraseIndex:
+    """Longest-match index of a lexicon's (multi-word) entries over lower-cased tokens.
+
+    >>> idx = PhraseIndex(["new york", "york", "new york city"])
+    >>> idx.longest(["in", "new", "york", "city"], 1)
+    3
+    """
+
+    def __init__(self, entries: Iterable[str]) -> None:
+        self._by_first: dict[str, list[tuple[str, ...]]] = {}
+        for e in entries:
+            toks = tuple(t.text.lower() for t in tokenize(e))
+            if toks:
+                self._by_first.setdefault(toks[0], []).append(toks)
+        for v in self._by_first.values():
+            v.sort(key=len, reverse=True)
+
+    def longest(self, words: Sequence[str], i: int) -> int:
+        """Number of tokens of the longest entry starting at ``words[i]`` (0 if none)."""
+        for entry in self._by_first.get(words[i], ()):
+            n = len(entry)
+            if tuple(words[i : i + n]) == entry:
+                return n
+        return 0
+
+
+@lru_cache(maxsize=None)
+def _index(*names: str) -> PhraseIndex:
+    entries: set[str] = set()
+    for n in names:
+        entries |= lexicon(n)
+    return PhraseIndex(entries)
+
+
+@lru_cache(maxsize=None)
+def _hospital_heads() -> PhraseIndex:
+    return PhraseIndex(e for e in lexicon("hospital_words") if e not in _HOSPITAL_HEADS_EXCLUDED)
+
+
+@lru_cache(maxsize=1)
+def _blocker():  # the negative-cue rules (eponyms)
+    from notescrub.detect.rules import RulesDetector, load_rules
+
+    return RulesDetector(load_rules(["en_blocks.toml"]), name="blocks", propagate=False)
+
+
+def _line_style(view: TokenView, text: str) -> dict[int, str]:
+    """Per line: 'lower' (no capitals at all), 'upper' (mostly capitals) or 'mixed'."""
+    letters: dict[int, list[int]] = {}
+    for i, t in enumerate(view.tokens):
+        c = letters.setdefault(view.line[i], [0, 0])
+        for ch in t.text:
+            if ch.isalpha():
+                c[0] += 1
+                c[1] += ch.isupper()
+    out = {}
+    for line, (n, up) in letters.items():
+        out[line] = "lower" if n >= 8 and up == 0 else ("upper" if n and up / n > 0.8 else "mixed")
+    return out
+
+
+class DictionaryDetector(Detector):
+    """Longest-match lexicon detector (see the module docstring).
+
+    Parameters
+    ----------
+    kinds: which of :data:`KINDS` to look for.
+    mode: ``"filtered"`` (case, context and common-word filters) or ``"hd"`` (Uzuner et
+        al.'s heuristic + dictionary baseline: in a dictionary and not a common word).
+    lang: ``"en"`` or ``"es"`` (Spanish names and places lexicons).
+    name: layer name.
+    """
+
+    def __init__(self, kinds: Sequence[str] = KINDS, mode: str = "filtered", lang: str = "en", name: str = "dictionary") -> None:
+        unknown = set(kinds) - set(KINDS)
+        if unknown:
+            raise ConfigError(f"unknown dictionary kinds {sorted(unknown)}; known: {', '.join(KINDS)}")
+        if mode not in ("filtered", "hd"):
+            raise ConfigError(f"unknown dictionary mode {mode!r}; use 'filtered' or 'hd'")
+        if lang not in ("en", "es"):
+            raise ConfigError(f"unsupported dictionary language {lang!r}; use 'en' or 'es'")
+        self.kinds = tuple(kinds)
+        self.mode = mode
+        self.lang = lang
+        self.name = name
+
+    # -- lexicons -----------------------------------------------------------------
+    def _names(self) -> tuple[frozenset[str], frozenset[str]]:
+        if self.lang == "es":
+            return lexicon("es_first_names") | lexicon("first_names"), lexicon("es_last_names") | lexicon("last_names")
+        return lexicon("first_names"), lexicon("last_names")
+
+    def _stop(self) -> frozenset[str]:
+        if self.lang == "es":
+            return lexicon("es_common_words") | lexicon("es_medical_terms") | lexicon("medical_terms")
+        return lexicon("common_words") | lexicon("medical_terms")
+
+    # -- detection ----------------------------------------------------------------
+    def detect(self, doc: Document) -> list[Span]:
+        view = token_view(doc)
+        if not view.tokens:
+            return []
+        words = [t.text.lower() for t in view.tokens]
+        if self.mode == "hd":
+            spans = self._hd(doc, view, words)
+        else:
+            style = _line_style(view, doc.text)
+            spans = []
+            if "hospitals" in self.kinds:
+                spans += self._headed(doc, view, words, style, _hospital_heads(), "HOSPITAL")
+            if "organizations" in self.kinds:
+                spans += self._headed(doc, view, words, style, _index("organization_words"), "ORGANIZATION")
+            if "locations" in self.kinds:
+                spans += self._locations(view, words, style)
+            if "professions" in self.kinds:
+                spans += self._professions(view, words)
+            if "names" in self.kinds:
+                spans += self._person_names(doc, view, words, style)
+            blocks = _blocker().blocks(doc.text) if self.lang == "en" else []
+            if blocks:
+                spans = [s for s in spans if not any(s.start < b and a < s.end for a, b in blocks)]
+        return _non_overlapping(spans)
+
+    def _cased(self, view: TokenView, i: int, style: dict[int, str]) -> bool:
+        """Is token ``i`` written the way a proper noun is written on its line?"""
+        w = view.tokens[i].text
+        if not w[:1].isalpha():
+            return False
+        st = style.get(view.line[i], "mixed")
+        if st == "lower":
+            return w.islower()
+        if st == "upper":
+            return w.isupper()
+        return w[0].isupper() and (len(w) == 1 or not w.isupper() or len(w) > 3)
+
+    def _span(self, view: TokenView, i: int, j: int, label: str, score: float, why: str) -> Span:
+        return Span(view.tokens[i].start, view.tokens[j - 1].end, label, score, self.name, meta={"lexicon": why})
+
+    def _headed(self, doc: Document, view: TokenView, words: list[str], style: dict[int, str], heads: PhraseIndex, label: str) -> list[Span]:
+        out = []
+        n = len(words)
+        i = 0
+        while i < n:
+            k = heads.longest(words, i)
+            if not k or not self._cased(view, i, style):
+                i += 1
+                continue
+            # extend left over cased words and connectors on the same line
+            j = i
+            named = 0
+            while j > 0 and view.line[j - 1] == view.line[i] and i - j < 6:
+                w = words[j - 1]
+                if self._cased(view, j - 1, style) and w not in lexicon("titles"):
+                    named += 1
+                    j -= 1
+                elif w in _CONNECTORS and j - 1 > 0 and self._cased(view, j - 2, style):
+                    j -= 1
+                else:
+                    break
+            while j < i and words[j] in _CONNECTORS:
+                j += 1
+            end = i + k
+            # "University of Vermont", "Hospital of Saint X"
+            if end + 1 < n and words[end] == "of" and self._cased(view, end + 1, style):
+                end += 2
+                while end < n and self._cased(view, end, style) and view.line[end] == view.line[i]:
+                    end += 1
+            if named:
+                out.append(self._span(view, j, end, label, 0.8, label.lower()))
+            i = end
+        return out
+
+    def _locations(self, view: TokenView, words: list[str], style: dict[int, str]) -> list[Span]:
+        out = []
+        first, last = self._names()
+        stop = self._stop()
+        sets = [("COUNTRY", _index("countries"), 0.85), ("STATE", _index("us_states"), 0.8), ("CITY", _index("cities"), 0.7)]
+        if self.lang == "es":
+            sets.insert(0, ("CITY", _index("es_places"), 0.75))
+        i = 0
+        while i < len(words):
+            best = (0, "", 0.0)
+            for label, idx, score in sets:
+                k = idx.longest(words, i)
+                if k > best[0]:
+                    best = (k, label, score)
+            k, label, score = best
+            if not k or not all(self._cased(view, m, style) or words[m] in _CONNECTORS for m in range(i, i + k)):
+                i += 1
+                continue
+            phrase = words[i : i + k]
+            cue = i > 0 and words[i - 1] in _LOCATION_CUES
+            ambiguous = any(w in stop or w in first or w in last for w in phrase if w.isalpha())
+            if label == "STATE" and k == 1 and len(words[i]) == 2:
+                ambiguous = True  # postal codes: left to the rules (City, ST 12345)
+            if ambiguous and not cue:
+                i += 1
+                continue
+            out.append(self._span(view, i, i + k, label, score - (0.15 if ambiguous else 0.0), label.lower()))
+            i += k
+        return out
+
+    def _professions(self, view: TokenView, words: list[str]) -> list[Span]:
+        out = []
+        idx = _index("professions")
+        i = 0
+        while i < len(words):
+            k = idx.longest(words, i)
+            if k and any(w in _PROFESSION_CUES for w in words[max(0, i - 4) : i]) and not (i > 0 and words[i - 1] in ("the", "your", "his", "her")):
+                out.append(self._span(view, i, i + k, "PROFESSION", 0.6, "professions"))
+                i += k
+            else:
+                i += 1
+        return out
+
+    def _person_names(self, doc: Document, view: TokenView, words: list[str], style: dict[int, str]) -> list[Span]:
+        first, last = self._names()
+        stop = self._stop() | lexicon("titles") | lexicon("credentials") | lexicon("months") | lexicon("weekdays")
+        places = lexicon("countries") | lexicon("us_states") | lexicon("nationalities")
+        out = []
+        n = len(words)
+        i = 0
+        while i < n:
+            run: list[int] = []
+            j = i
+            while j < n and view.line[j] == view.line[i]:
+                w = words[j]
+                if w.isalpha() and (w in first or w in last) and self._cased(view, j, style) and w not in places:
+                    run.append(j)
+                    j += 1
+                elif run and (w in (",", ".") or (len(w) == 1 and view.tokens[j].text.isupper())) and j + 1 < n:
+                    j += 1  # initials and "Last, First"
+                else:
+                    break
+            if not run:
+                i += 1
+                continue
+            strong = [m for m in run if words[m] not in stop]
+            has_first = any(words[m] in first for m in run)
+            has_last = any(words[m] in last for m in run)
+            sentence_start = run[0] == 0 or words[run[0] - 1] in (".", "\n", ":") or view.line[run[0] - 1] != view.line[run[0]]
+            keep = bool(strong) and not (len(run) == 1 and sentence_start and style.get(view.line[run[0]]) == "upper")
+            if not keep and len(run) >= 2 and has_first and has_last and style.get(view.line[run[0]]) == "mixed":
+                keep = True
+            if keep:
+                a, b = run[0], run[-1] + 1
+                label = self._person_label(view, words, a, b)
+                score = 0.75 if strong else 0.55
+                out.append(self._span(view, a, b, label, score, "names"))
+            i = max(j, i + 1)
+        return out
+
+    def _person_label(self, view: TokenView, words: list[str], a: int, b: int) -> str:
+        near = words[max(0, a - 3) : a] + words[b : b + 3]
+        return "DOCTOR" if any(w in _DOCTOR_CUES for w in near) else "PATIENT"
+
+    def _hd(self, doc: Document, view: TokenView, words: list[str]) -> list[Span]:
+        """Uzuner et al.'s H+D baseline: dictionary word and not a common word."""
+        first, last = self._names()
+        common = lexicon("common_words") if self.lang == "en" else lexicon("es_common_words")
+        out = []
+        i = 0
+        while i < len(words):
+            hit = None
+            for label, idx in (("HOSPITAL", _index("hospital_words")), ("CITY", _index("cities")),
+                               ("STATE", _index("us_states")), ("COUNTRY", _index("countries"))):
+                k = idx.longest(words, i)
+                if k and not all(w in common for w in words[i : i + k]):
+                    hit = (k, label)
+                    break
+            if hit is None and words[i].isalpha() and (words[i] in first or words[i] in last) and words[i] not in common:
+                hit = (1, "PATIENT")
+            if hit and len(words[i]) > 1:
+                out.append(self._span(view, i, i + hit[0], hit[1], 0.6, "hd"))
+                i += hit[0]
+            else:
+                i += 1
+        return out
+
+
+def _non_overlapping(spans: list[Span]) -> list[Span]:
+    kept: list[Span] = []
+    for s in sorted(spans, key=lambda s: (-s.length, -s.score, s.start)):
+        if not any(s.start < k.end and k.start < s.end for k in kept):
+            kept.append(s)
+    return sorted(kept, key=Span.sort_key)
