@@ -80,7 +80,11 @@ def faker_names(locales: list[str], attrs: tuple[str, ...]) -> set[str]:
         except ImportError:
             continue
         prov = mod.Provider
-        for attr in attrs:
+        kind = "first" if "first" in attrs[0] else "last"
+        roman = "romanized" in attrs[0]
+        found = [a for a in dir(prov) if a.endswith("s") and kind in a and "name" in a and ("romanized" in a) == roman
+                 and not a.startswith("_") and "format" not in a]
+        for attr in sorted(set(attrs) | set(found)):
             for v in _values(getattr(prov, attr, ())):
                 v = v.strip()
                 if not v or not _LATIN_RE.match(v):

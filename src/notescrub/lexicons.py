@@ -39,8 +39,8 @@ _PACKAGE = "notescrub.resources.lexicons"
 
 #: lexicon name -> packaged files (stems in resources/lexicons/) merged into it
 _FILES: dict[str, tuple[str, ...]] = {
-    "first_names": ("first_names",),
-    "last_names": ("last_names",),
+    "first_names": ("first_names", "first_names_extra"),
+    "last_names": ("last_names", "last_names_extra"),
     "us_states": ("us_states",),
     "cities": ("cities",),
     "countries": ("countries", "countries_extra"),
