@@ -107,3 +107,12 @@ def test_extra_plots_file(corpora, tmp_path):
     assert "Learning curve" in (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
     extra.write_text("[1, 2]")
     assert main(["evaluate", str(corpora / "gold"), str(corpora / "pred"), "--extra-plots", str(extra)]) == 2
+
+
+def test_compare_second_system(corpora, tmp_path, capsys):
+    js = tmp_path / "c.json"
+    assert main(["evaluate", str(corpora / "gold"), str(corpora / "pred"), "--compare", str(corpora / "gold"),
+                 "--json", str(js), "--bootstrap", "100"]) == 0
+    c = json.loads(js.read_text(encoding="utf-8"))["comparison"]
+    assert c["b"]["f1"] == 1.0 and c["f1_difference"]["estimate"] < 0
+    assert "paired bootstrap F1 difference" in capsys.readouterr().out

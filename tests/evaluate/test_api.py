@@ -119,3 +119,18 @@ def test_bad_arguments():
         evaluate(GOLD, [Document("n1", TEXT + " ")])
     with pytest.raises(LabelError, match="'n9'"):
         evaluate([Document("n9", TEXT, layers={"gold": [Span(0, 3, "NOPE")]})], [Document("n9", TEXT)])
+
+
+def test_compare_systems_paired():
+    from notescrub.evaluate.compare import compare_systems
+
+    worse = [Document("n1", TEXT, layers={"gold": [span("Zyxwvut Quorble", "PATIENT")]}), GOLD[1]]
+    c = compare_systems(GOLD, GOLD, worse, n_resamples=200)
+    # a is perfect; b finds 2 of 5 gold spans: P 1, R .4, F .5714
+    assert c["a"]["f1"] == 1.0 and c["b"]["f1"] == pytest.approx(2 * 0.4 / 1.4)
+    assert c["f1_difference"]["estimate"] == pytest.approx(1 - 2 * 0.4 / 1.4)
+    z = c["z_tests"]["phi_f1"]
+    # PHI tokens in gold: n1 Zyxwvut Quorble Ann Lee 2019 - 03 - 04 Mercy Hospital (11), n2 2019 - 03 - 04 (5)
+    assert z["n"] == 16 and z["f1_a"] == 1.0 and z["z"] > 0
+    same = compare_systems(GOLD, GOLD, GOLD, n_resamples=50)
+    assert same["f1_difference"]["estimate"] == 0.0 and same["z_tests"]["phi_f1"]["z"] == 0.0

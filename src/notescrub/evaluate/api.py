@@ -34,7 +34,7 @@ from notescrub.evaluate.stats import bootstrap_f1_ci
 from notescrub.text.tokenize import tokenize
 from notescrub.types import Document
 
-__all__ = ["DEFAULT_LABELS", "RESULT_VERSION", "SCHEMES", "evaluate", "prepare"]
+__all__ = ["DEFAULT_LABELS", "HEADLINE", "RESULT_VERSION", "SCHEMES", "evaluate", "per_document_headline", "prepare"]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ SCHEMES = ("i2b2-2014", "meddocan", "i2b2-2006", "binary")
 DEFAULT_LABELS = {"i2b2-2014": "canonical", "meddocan": "native", "i2b2-2006": "native", "binary": "native"}
 RESULT_VERSION = 1
 _SECTION = {"i2b2-2014": "i2b2_2014", "meddocan": "meddocan", "i2b2-2006": "i2b2_2006", "binary": "binary"}
-_HEADLINE = {
+HEADLINE = {
     "i2b2-2014": "i2b2_2014.strict.micro",
     "meddocan": "meddocan.subtask1",
     "i2b2-2006": "i2b2_2006.phrase.micro",
@@ -74,7 +74,8 @@ def prepare(examples: Iterable[Example], scheme: str, labels: str) -> tuple[list
     return docs, {"gold": n["gold"], "pred": n["pred"], "unscored": dropped}
 
 
-def _per_doc_headline(docs: list[DocItems], scheme: str) -> list[PRF]:
+def per_document_headline(docs: list[DocItems], scheme: str) -> list[PRF]:
+    """Per-document counts of the scheme's headline measure (for bootstraps)."""
     out = []
     for _doc_id, text, gold, pred in docs:
         if scheme == "binary":
@@ -93,11 +94,11 @@ def _per_doc_headline(docs: list[DocItems], scheme: str) -> list[PRF]:
 
 def _headline(result: dict[str, Any], docs: list[DocItems], scheme: str, n_resamples: int) -> dict[str, Any]:
     node: Any = result
-    for part in _HEADLINE[scheme].split("."):
+    for part in HEADLINE[scheme].split("."):
         node = node[part]
-    head = {"measure": _HEADLINE[scheme], "precision": node["precision"], "recall": node["recall"], "f1": node["f1"]}
+    head = {"measure": HEADLINE[scheme], "precision": node["precision"], "recall": node["recall"], "f1": node["f1"]}
     if docs and n_resamples > 0:
-        ci = bootstrap_f1_ci(_per_doc_headline(docs, scheme), n_resamples=n_resamples, seed=0)
+        ci = bootstrap_f1_ci(per_document_headline(docs, scheme), n_resamples=n_resamples, seed=0)
         head["f1_ci95"] = [ci.low, ci.high]
         head["bootstrap_resamples"] = n_resamples
     return head

@@ -29,7 +29,7 @@ from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.evaluate import plots
-from notescrub.evaluate.tables import per_type, summary_rows
+from notescrub.evaluate.tables import comparison_lines, per_type, summary_rows
 from notescrub.io.atomic import atomic_file
 
 __all__ = ["EXTRA_PLOT_KEYS", "render_html", "write_html_report"]
@@ -122,6 +122,14 @@ def _errors(result: Mapping[str, Any]) -> str:
     return html
 
 
+def _comparison(result: Mapping[str, Any]) -> str:
+    c = result.get("comparison")
+    if not c:
+        return ""
+    return "<h2>Comparison with a second system</h2><ul>" + "".join(
+        f"<li>{escape(line.strip())}</li>" for line in comparison_lines(c)) + "</ul>"
+
+
 def _check_extra(extra: Mapping[str, Any] | None) -> Mapping[str, Any]:
     extra = extra or {}
     unknown = set(extra) - set(EXTRA_PLOT_KEYS)
@@ -157,6 +165,7 @@ def render_html(result: Mapping[str, Any], extra_plots: Mapping[str, Any] | None
         + "<h2>Measures</h2>" + _measures(result)
         + _per_type(result)
         + _errors(result)
+        + _comparison(result)
         + _extra(extra)
         + (f"<h2>Notes</h2><ul>{notes}</ul>" if notes else "")
     )

@@ -27,7 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.evaluate.html_report import write_html_report
-from notescrub.evaluate.tables import CSV_COLUMNS, per_type, rows, summary_rows
+from notescrub.evaluate.tables import (
+    CSV_COLUMNS,
+    comparison_lines,
+    per_type,
+    rows,
+    summary_rows,
+)
 from notescrub.io.atomic import atomic_file
 
 __all__ = [
@@ -94,6 +100,10 @@ def render_terminal(result: Mapping[str, Any], console: Any = None, *, per_type_
         for k, d in table.items():
             pt.add_row(k, *(_fmt(d.get(x, "")) for x in ("precision", "recall", "f1", "tp", "fp", "fn")))
         con.print(pt)
+    cmp_ = result.get("comparison")
+    if cmp_:
+        for line in comparison_lines(cmp_):
+            con.print(line)
     tot = result.get("error_analysis", {}).get("totals")
     if tot:
         con.print("errors: " + ", ".join(f"{k} {v}" for k, v in tot.items() if k != "correct")

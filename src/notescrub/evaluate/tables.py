@@ -19,7 +19,7 @@ from typing import Any
 
 from notescrub.evaluate.i2b2_2014 import MEASURES
 
-__all__ = ["CSV_COLUMNS", "per_type", "rows", "summary_rows"]
+__all__ = ["CSV_COLUMNS", "comparison_lines", "per_type", "rows", "summary_rows"]
 
 CSV_COLUMNS = ("section", "measure", "average", "type", "precision", "recall", "f1", "tp", "fp", "fn", "value")
 
@@ -97,3 +97,17 @@ def per_type(result: Mapping[str, Any]) -> tuple[str, dict[str, dict[str, Any]]]
         return "i2b2 2006 phrase level, per type", result["i2b2_2006"]["phrase"]["by_type"]
     b = result["binary"]
     return "PHI vs non-PHI tokens", {"PHI": b["phi"], "non-PHI": b["non_phi"]}
+
+
+def comparison_lines(c: Mapping[str, Any]) -> list[str]:
+    """Plain-text lines describing a :func:`notescrub.evaluate.compare.compare_systems` result."""
+    lines = [f"compare {c['measure']}: F1 PRED {c['a']['f1']:.4f} vs PRED2 {c['b']['f1']:.4f}"]
+    d = c.get("f1_difference")
+    if d:
+        lines.append(f"  paired bootstrap F1 difference {d['estimate']:+.4f} "
+                     f"(95% CI {d['low']:+.4f} to {d['high']:+.4f}, p {d['p_value']:.4f})")
+    for k, z in c["z_tests"].items():
+        if z["z"] is not None:
+            verdict = "significant" if z["significant"] else "not significant"
+            lines.append(f"  z-test {k} (n={z['n']}): z {z['z']:.3f}, p {z['p_value']:.4f}, {verdict} at 0.05")
+    return lines

@@ -37,6 +37,7 @@ examples:
   notescrub evaluate gold/ run1/ --scheme meddocan --json scores.json
   notescrub evaluate gold.jsonl pred.jsonl --report report/ --csv scores.csv
   notescrub evaluate gold/ run1/ --show-errors | less     # errors with context
+  notescrub evaluate gold/ run1/ --compare run2/          # is run1 better than run2?
 """
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="reproduce the official scripts: skip missing documents, IDNUM out of HIPAA")
     p.add_argument("--show-errors", action="store_true",
                    help="print every error with context to stdout (contains note text: never redirect to logs)")
+    p.add_argument("--compare", type=Path, metavar="PRED2",
+                   help="also score a second system and test the difference (paired bootstrap, z-test)")
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                    help="bootstrap resamples for the headline F1 interval (0: none; default 1000)")
 
@@ -115,6 +118,13 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate(gold, pred, scheme=args.scheme, gold_layer=args.gold_layer, pred_layer=args.pred_layer,
                       compat_official=args.compat_official, labels=args.labels,
                       bootstrap_resamples=max(0, args.bootstrap))
+    if args.compare:
+        from notescrub.evaluate.compare import compare_systems
+
+        other = _read(args.compare, args.pred_format or args.fmt)
+        result["comparison"] = compare_systems(gold, pred, other, scheme=args.scheme, gold_layer=args.gold_layer,
+                                               pred_layer=args.pred_layer, labels=result["labels"],
+                                               n_resamples=max(1, args.bootstrap))
     if args.show_errors:
         _show_errors(gold, pred, args, result["labels"])
     render_terminal(result)
