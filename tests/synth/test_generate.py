@@ -135,8 +135,8 @@ def test_hard_negatives_present_and_unlabelled():
     assert sum(found.values()) > 50 and len(found) >= 4, found
 
 
-@pytest.mark.parametrize("kwargs", [dict(n_patients=-1), dict(n_patients=1, notes_per_patient=0),
-                                    dict(n_patients=1, note_types=["nope"])])
+@pytest.mark.parametrize("kwargs", [{"n_patients": -1}, {"n_patients": 1, "notes_per_patient": 0},
+                                    {"n_patients": 1, "note_types": ["nope"]}])
 def test_bad_arguments(kwargs):
     with pytest.raises(ConfigError):
         list(generate_corpus(**kwargs))

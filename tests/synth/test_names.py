@@ -2,14 +2,21 @@ import random
 
 import pytest
 
-from notescrub.synth.names import NAME_FORMS, Person, make_person, misspell, oov_name, render
+from notescrub.synth.names import (
+    NAME_FORMS,
+    Person,
+    make_person,
+    misspell,
+    oov_name,
+    render,
+)
 
 
 @pytest.mark.parametrize("form", NAME_FORMS)
 def test_render_forms_value_is_clean(form):
     rng = random.Random(1)
     p = make_person(rng, role="DOCTOR")
-    prefix, value, suffix = render(p, form, rng)
+    _prefix, value, _suffix = render(p, form, rng)
     assert value and value == value.strip()
     assert "Dr." not in value and not value.endswith(("MD", "RN"))
 

@@ -27,7 +27,7 @@ from notescrub.errors import OffsetError
 from notescrub.text.tokenize import tokenize
 from notescrub.types import Span
 
-__all__ = ["NoteBuilder", "hard_wrap", "typo", "token_boundary"]
+__all__ = ["NoteBuilder", "hard_wrap", "token_boundary", "typo"]
 
 _WORD = re.compile(r"[A-Za-z]{5,}")
 

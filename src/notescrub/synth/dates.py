@@ -10,7 +10,7 @@ platform-dependent ``strftime`` flags) so output is identical everywhere.
 >>> format_date(d, "month_year"), format_date(d, "ordinal_day")
 ('March 2091', '18th')
 >>> weekday(d)
-'Tuesday'
+'Sunday'
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-__all__ = ["format_date", "FULL_STYLES", "PARTIAL_STYLES", "random_full", "random_partial", "weekday", "ordinal", "shift"]
+__all__ = ["FULL_STYLES", "PARTIAL_STYLES", "format_date", "ordinal", "random_full", "random_partial", "shift", "weekday"]
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 MONTHS_ABBR = [m[:3] for m in MONTHS]

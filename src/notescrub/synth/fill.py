@@ -29,7 +29,6 @@ True
 from __future__ import annotations
 
 import random
-import re
 from datetime import date
 from functools import lru_cache
 from importlib import resources
@@ -42,7 +41,7 @@ from notescrub.synth.builder import NoteBuilder
 from notescrub.synth.names import Person, lexicon, render
 from notescrub.synth.world import PatientWorld
 
-__all__ = ["NoteContext", "phrases", "bank"]
+__all__ = ["NoteContext", "bank", "phrases"]
 
 
 _NUM_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
@@ -224,7 +223,7 @@ class NoteContext:
         self.b.text(tail.get(form, ""))
 
     # -- the slot table ---------------------------------------------------------
-    def slot(self, spec: str) -> None:  # noqa: C901 - a flat dispatch table reads best here
+    def slot(self, spec: str) -> None:
         r, w, b = self.rng, self.w, self.b
         if spec.startswith("~"):
             b.text(r.choice(spec[1:].split("|")))
@@ -367,7 +366,11 @@ class NoteContext:
         elif name in ("He", "His", "Him"):
             b.text(getattr(w, name.lower()).capitalize())
         elif name == "man":
-            b.text(("woman", "female", "lady")[r.randrange(3) if arg else 0] if w.patient.sex == "F" else ("man", "male", "gentleman")[r.randrange(3) if arg else 0])
+            if w.age < 18:
+                words = ("girl", "female", "girl") if w.patient.sex == "F" else ("boy", "male", "boy")
+            else:
+                words = ("woman", "female", "lady") if w.patient.sex == "F" else ("man", "male", "gentleman")
+            b.text(words[r.randrange(3) if arg else 0])
         elif name == "sexl":
             b.text(w.patient.sex)
         elif name == "title":
@@ -375,7 +378,7 @@ class NoteContext:
         else:
             self._filler(name, arg)
 
-    def _filler(self, name: str, arg: str) -> None:  # noqa: C901
+    def _filler(self, name: str, arg: str) -> None:
         r, b = self.rng, self.b
         lex = lexicon()
         if name == "eponym":

@@ -19,9 +19,9 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Iterator
 
 from notescrub.errors import ConfigError
 from notescrub.synth.builder import NoteBuilder
@@ -30,7 +30,7 @@ from notescrub.synth.notes import NOTE_TYPES
 from notescrub.synth.world import PatientWorld
 from notescrub.types import GOLD, Document, Span
 
-__all__ = ["generate_corpus", "generate_note", "generate_notes", "compose_note", "ComposedNote"]
+__all__ = ["ComposedNote", "compose_note", "generate_corpus", "generate_note", "generate_notes"]
 
 NotesPerPatient = int | tuple[int, int]
 
@@ -115,11 +115,9 @@ def generate_corpus(n_patients: int, notes_per_patient: NotesPerPatient = 3, see
 
 def generate_notes(n_notes: int, seed: int = 0, *, notes_per_patient: NotesPerPatient = (1, 4), **kwargs) -> Iterator[Document]:
     """Yield exactly ``n_notes`` notes (the last patient may have fewer than drawn)."""
-    count = 0
     if n_notes <= 0:
         return
-    for doc in generate_corpus(n_notes, notes_per_patient, seed, **kwargs):
+    for count, doc in enumerate(generate_corpus(n_notes, notes_per_patient, seed, **kwargs), 1):
         yield doc
-        count += 1
         if count >= n_notes:
             return

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import string
 
-__all__ = ["phone", "extension", "ssn", "ip_address", "email", "url", "username", "make_id", "ID_TRIGGERS"]
+__all__ = ["ID_TRIGGERS", "email", "extension", "ip_address", "make_id", "phone", "ssn", "url", "username"]
 
 _UP = string.ascii_uppercase
 

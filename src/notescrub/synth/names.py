@@ -27,14 +27,14 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["Person", "make_person", "render", "oov_name", "misspell", "lexicon", "CULTURE_WEIGHTS", "NAME_FORMS"]
+__all__ = ["CULTURE_WEIGHTS", "NAME_FORMS", "Person", "lexicon", "make_person", "misspell", "oov_name", "render"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> Any:
     return json.loads(resources.files("notescrub.resources.synth").joinpath(name).read_text(encoding="utf-8"))
 
@@ -63,11 +63,11 @@ CULTURE_WEIGHTS: dict[str, float] = {
     "nigerian": 1, "kenyan": 2, "ghanaian": 1, "pakistani": 2, "swahili": 1, "zulu": 1, "indonesian": 1,
     "turkish": 1, "dutch": 1, "swedish": 1, "finnish": 1, "russian": 2, "ukrainian": 1, "quebecois": 1,
     "czech": 1, "romanian": 1, "hungarian": 1, "croatian": 1, "vietnamese": 4, "chinese": 4, "japanese": 1,
-    "arabic": 4, "haitian": 3, "korean": 2, "filipino": 2, "somali_ethiopian": 2, "oov": 4, "word": 3,
+    "arabic": 4, "haitian": 3, "korean": 2, "filipino": 2, "somali_ethiopian": 2, "oov": 5, "word": 6,
 }
 
-_ONSETS = "b br c ch cl d dr f fl g gr h j k kh kl l m n p pr q qu r s sh st t tr v vr w y z zh x".split()
-_VOWELS = "a e i o u y ae ai ea ia io ou oa".split()
+_ONSETS = ["b", "br", "c", "ch", "cl", "d", "dr", "f", "fl", "g", "gr", "h", "j", "k", "kh", "kl", "l", "m", "n", "p", "pr", "q", "qu", "r", "s", "sh", "st", "t", "tr", "v", "vr", "w", "y", "z", "zh", "x"]
+_VOWELS = ["a", "e", "i", "o", "u", "y", "ae", "ai", "ea", "ia", "io", "ou", "oa"]
 _CODAS = ["", "", "", "n", "r", "l", "k", "s", "m", "th", "x", "nd", "rk", "lt", "g", "v", "z"]
 _ENDINGS = ["", "", "ek", "ani", "ovic", "ez", "son", "ski", "ena", "ura", "ine", "ou", "ith", "ak", "ey", "ari", "olu", "emi", "ashi", "eau"]
 

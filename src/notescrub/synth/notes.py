@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from notescrub.synth.fill import NoteContext
 
@@ -418,7 +418,10 @@ def consult_letter(ctx: NoteContext) -> None:
     ctx.fill("RE: {pt:full}   DOB: {date:dob:full}   MRN: {id:MEDICALRECORD}\n\n")
     ctx.pick("letter_open")
     b.nl(2)
-    ctx.picks("letter_body", r.randint(4, 7), sep=r.choice((" ", "\n\n")))
+    sep = r.choice((" ", "\n\n"))
+    ctx.pick("letter_intro")
+    b.text(sep, noisy=False)
+    ctx.picks("letter_body", r.randint(3, 6), sep=sep)
     b.nl(2)
     ctx.pick("letter_close")
     b.nl(2)
@@ -511,7 +514,7 @@ def ed_trauma_brief(ctx: NoteContext) -> None:
 
 def device_clinic(ctx: NoteContext) -> None:
     """Device / biometric / vehicle-heavy encounter: interrogation, security and transport records."""
-    r, b = ctx.rng, ctx.b
+    r = ctx.rng
     ctx.fill(r.choice(("Device Clinic Interrogation\n", "Remote Monitoring Transmission\n", "Pump Check\n")))
     ctx.fill("{pt:header}   MRN {id:MEDICALRECORD}   {date:note:full}\n")
     ctx.fill("Device: {brand}   {idtrig:DEVICE} {id:DEVICE}   Implanted {date:prior_surgery:any} by {dr:surgeon:dr_full}\n")

@@ -25,8 +25,19 @@ from typing import Any
 from notescrub.synth.names import _load, _pools, lexicon, oov_name
 
 __all__ = [
-    "Hospital", "hospital", "unit_name", "organization", "city", "foreign_city", "state", "country",
-    "street", "zip_code", "location_other", "profession", "place_word",
+    "Hospital",
+    "city",
+    "country",
+    "foreign_city",
+    "hospital",
+    "location_other",
+    "organization",
+    "place_word",
+    "profession",
+    "state",
+    "street",
+    "unit_name",
+    "zip_code",
 ]
 
 

@@ -23,7 +23,7 @@ from notescrub.synth import places
 from notescrub.synth.dates import shift
 from notescrub.synth.names import Person, lexicon, make_person
 
-__all__ = ["PatientWorld", "DOCTOR_ROLES"]
+__all__ = ["DOCTOR_ROLES", "PatientWorld"]
 
 #: Care-provider roles and the credential family of each.
 DOCTOR_ROLES = {
@@ -78,7 +78,7 @@ class PatientWorld:
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def sample(cls, pid: str, rng: random.Random) -> "PatientWorld":
+    def sample(cls, pid: str, rng: random.Random) -> PatientWorld:
         lex = lexicon()
         surrogate = rng.random() < 0.5
         year = rng.randint(2070, 2110) if surrogate else rng.randint(2012, 2025)
