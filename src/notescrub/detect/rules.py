@@ -203,9 +203,12 @@ def packaged_rule_files(lang: str = "en") -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.name.startswith(f"{lang}_") and p.name.endswith(".toml"))
 
 
-def _line_of(text: str, rule_name: str) -> int | None:
-    m = re.search(r"^\s*name\s*=\s*[\"']" + re.escape(rule_name) + r"[\"']", text, re.M)
-    return text.count("\n", 0, m.start()) + 1 if m else None
+def _line_of(text: str, rule_name: str, nth: int = 1) -> int | None:
+    ms = list(re.finditer(r"^\s*name\s*=\s*[\"']" + re.escape(rule_name) + r"[\"']", text, re.M))
+    if not ms:
+        return None
+    m = ms[min(nth, len(ms)) - 1]
+    return text.count("\n", 0, m.start()) + 1
 
 
 def _expand(pattern: str, macros: dict[str, str], where: str, depth: int = 0) -> str:
@@ -300,6 +303,8 @@ def _build_rule(raw: Any, macros: dict[str, str], path: str, text: str, index: i
             if ch not in _FLAG_BITS:
                 raise ConfigError(f"{where}: unknown flag {ch!r} (use i, m, s, x)")
             flags |= _FLAG_BITS[ch]
+        if raw.get("pattern") is None:
+            raise ConfigError(f"{where}: pattern must be a non-empty string")
         regex = _compile(raw.get("pattern"), flags, where, "pattern", macros)
         assert regex is not None
         group: str | int = raw.get("group", "phi" if "phi" in regex.groupindex else 0)
@@ -392,7 +397,7 @@ class RuleSet:
                 raise ConfigError(
                     f"duplicate rule name {rule.name!r} (first defined at {seen[rule.name]})",
                     path=path,
-                    line=_line_of(text, rule.name),
+                    line=_line_of(text, rule.name, nth=2 if rule.origin.startswith(Path(path).name) and seen[rule.name].startswith(Path(path).name) else 1),
                 )
             seen[rule.name] = rule.origin
             self.rules.append(rule)
