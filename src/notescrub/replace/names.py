@@ -149,12 +149,17 @@ class NameSurrogate(Operator):
                 key: SurrogateKey | None) -> None:
         """Remember which given names go with which surnames, to resolve initials."""
         table = state.cache("name-pairs").setdefault(patient, {})
-        for _, text in items:
+        genders = state.cache("name-gender")
+        for span, text in items:
             words = split_name(text)
             fams = [w.text for w in words if w.role == "family"]
             givens = [w.text for w in words if w.role == "given"]
             if fams and givens:
                 table.setdefault(normalise_value(fams[-1]), []).append(givens[0])
+            left = doc.text[max(0, span.start - 14) : span.start]
+            gender = "M" if _MALE_TITLE.search(left) else "F" if _FEMALE_TITLE.search(left) else None
+            if gender and fams:  # "Ms. Okonkwo" tells the gender of "Adaeze Okonkwo" in the same note
+                genders.setdefault((patient, normalise_value(fams[-1])), gender)
 
     def replacement(self, ctx: Context) -> str:
         words = split_name(ctx.text, lone_role=self._lone_role(ctx), spanish=ctx.locale == "es")
@@ -176,7 +181,7 @@ class NameSurrogate(Operator):
             if w.role == "initial":
                 new = self._initial(ctx, w.text, surnames, givens, first_given=w is lead)
             elif w.role == "given":
-                new = self._given(ctx, w.text)
+                new = self._given(ctx, w.text, surnames)
             else:
                 new = self._family(ctx, w.text)
             out = out[: w.start] + new + out[w.end :]
@@ -214,10 +219,12 @@ class NameSurrogate(Operator):
             cache[k] = cand
         return str(cache[k])
 
-    def _given(self, ctx: Context, word: str) -> str:
+    def _given(self, ctx: Context, word: str, surnames: Sequence[str] = ()) -> str:
         canon = nickname_canonical(word)
         norm = canon or normalise_value(word)
         gender = gender_of_name(canon or word) or context_gender(ctx)
+        if gender is None and surnames:
+            gender = ctx.state.cache("name-gender").get((ctx.patient, normalise_value(surnames[-1])))
         vocab = self._vocab(ctx)
         sur = self._pick(ctx, "given", norm, lambda rng: vocab.given_name(rng, gender))
         if canon:

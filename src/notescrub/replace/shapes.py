@@ -1,8 +1,8 @@
 """Same-shape surrogates for numbers and codes: IDs, MRNs, phones, fax, ZIPs, e-mails, URLs, IPs.
 
 Digits become digits, letters become letters of the same case, separators stay, so
-``7730-1185`` becomes another ``dddd-dddd``; a digit run that does not start with 0
-does not start with 0 afterwards (phone area codes, ZIPs stay plausible). The
+``7730-1185`` becomes another ``dddd-dddd``; a number that does not start with 0
+does not start with 0 afterwards (area codes, ZIPs, MRNs stay plausible). The
 result is never equal to the original. Choices come from the keyed HMAC of the
 value's letters and digits, so ``7730-1185`` and ``77301185`` map alike.
 
@@ -40,23 +40,23 @@ def shape_of(text: str) -> str:
 
 def _draw(text: str, rng: random.Random, keep_letters: bool) -> str:
     out = []
-    prev_digit = False
+    first_digit = True
     for c in text:
-        if c.isdigit() and c.isascii():
-            lo = 1 if (not prev_digit and c != "0") else 0
+        if c.isdigit():
+            lo = 1 if (first_digit and c != "0") else 0
             out.append(str(rng.randint(lo, 9)))
-        elif c.isalpha() and c.isascii() and not keep_letters:
+            first_digit = False
+        elif c.isalpha() and not keep_letters:
             letter = rng.choice(string.ascii_uppercase)
             out.append(letter if c.isupper() else letter.lower())
         else:
             out.append(c)
-        prev_digit = c.isdigit()
     return "".join(out)
 
 
 def same_shape(text: str, rng: random.Random, *, keep_letters: bool = False) -> str:
     """A random string of the same shape as ``text``, different from it when possible."""
-    if not any(c.isalnum() and c.isascii() for c in text):
+    if not any(c.isalnum() for c in text):
         return text
     for _ in range(_MAX_TRIES):
         cand = _draw(text, rng, keep_letters)
