@@ -100,3 +100,27 @@ def test_conversion_chain_preserves_offsets(docs):
 def test_same_text_only_ignores_whitespace_layout(a, b):
     if same_text(a, b):
         assert a.split() == b.split()
+
+
+@SETTINGS
+@given(docs=st.lists(documents(fragments=False), min_size=1, max_size=3))
+def test_physionet_reader_spans_map_back(docs):
+    """Write PhysioNet files by hand from random notes; the reader must give back every span."""
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        notes, phrases, expected = [], [], set()
+        for i, d in enumerate(docs, 1):
+            text = d.text.replace("\r", " ").replace("\x85", " ").replace("\u2028", " ") + "\n"
+            notes.append(f"START_OF_RECORD=7||||{i}||||\n{text}||||END_OF_RECORD\n")
+            for s in d.layer("gold"):
+                phrase = " ".join(text[s.start : s.end].split()) or "-"
+                if phrase == "-":
+                    continue
+                phrases.append(f"7 {i} {s.start} {s.end} {s.label} {phrase}\n")
+                expected.add((f"7-{i}", s.start, s.end, s.label, text[s.start : s.end]))
+        (t / "id.text").write_text("".join(notes), encoding="utf-8", newline="")
+        (t / "id-phi.phrase").write_text("".join(phrases), encoding="utf-8", newline="")
+        back = list(read_corpus(t / "id.text"))
+        assert [b.id for b in back] == [f"7-{i}" for i in range(1, len(docs) + 1)]
+        got = {(b.id, s.start, s.end, s.label, b.span_text(s)) for b in back for s in b.layer("gold")}
+        assert got == expected

@@ -73,7 +73,7 @@ def iter_lines(
     p = Path(path)
     enc = check_encoding(encoding)
     try:
-        raw: IO[bytes] = open(p, "rb")
+        raw: IO[bytes] = open(p, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:
         raise InputFormatError(f"cannot read file: {exc.strerror or exc}", path=p) from None
     with raw:

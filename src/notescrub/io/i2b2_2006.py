@@ -16,6 +16,7 @@ element becomes a ``gold`` span labelled with its ``TYPE``. A ``PATIENT`` attrib
 on ``RECORD`` (a notescrub extension, written when a document has a patient id)
 gives ``patient_id``.
 
+>>> from notescrub.types import Span
 >>> xml = dumps_records([Document("1", "Seen by Dr. Ruiz & co.", layers={"gold": [Span(12, 16, "DOCTOR")]})])
 >>> print(xml, end="")
 <?xml version="1.0" encoding="UTF-8"?>
@@ -147,7 +148,7 @@ def _decoded_chunks(path: Path, encoding: str) -> Iterator[str]:
     dec = codecs.getincrementaldecoder(encoding)(errors="strict")
     lines = 0
     try:
-        fh = open(path, "rb")
+        fh = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except OSError as exc:
         raise InputFormatError(f"cannot read file: {exc.strerror or exc}", path=path) from None
     with fh:
