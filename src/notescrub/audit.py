@@ -27,14 +27,15 @@ Counter({'phone': 1, 'date': 1})
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from notescrub.types import GOLD, Document, Span
 
-__all__ = ["AuditReport", "audit_pair", "audit_output", "PATTERNS"]
+__all__ = ["PATTERNS", "AuditReport", "audit_output", "audit_pair"]
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|"
@@ -43,13 +44,13 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 #: kind -> compiled pattern of PHI-like shapes.
 PATTERNS: dict[str, re.Pattern[str]] = {
     "email": re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
-    "url": re.compile(r"\b(?:https?://|www\.)\S+", re.I),
+    "url": re.compile(r"\b(?:https?://|www\.)\S+", re.IGNORECASE),
     "ip": re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"),
     "ssn": re.compile(r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)"),
     "phone": re.compile(r"(?<![\d-])(?:\(\d{3}\)\s?|\d{3}[-.\s])\d{3}[-.\s]\d{4}(?!\d)"),
     "date": re.compile(
         r"(?<![\d/.])\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?![\d/])|(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)|"
-        rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{1,2}}(?:\s+de)?\s+{_MONTH}\b", re.I),
+        rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|\b\d{{1,2}}(?:\s+de)?\s+{_MONTH}\b", re.IGNORECASE),
     "id_number": re.compile(r"(?<![\w.-])(?:[A-Z]{1,4}[-#]?)?\d(?:[\d-]{4,})\d(?![\w.-])"),
 }
 _CAP_WORD = re.compile(r"\b[A-Z][a-z]{2,}\b|\b[A-Z]{3,}\b")
@@ -122,7 +123,7 @@ def _skip_reason(span: Span, value: str) -> str | None:
 def _count(value: str, text: str) -> int:
     words = value.split()
     rx = r"(?<![^\W_])" + r"\s+".join(re.escape(w) for w in words) + r"(?![^\W_])"
-    return sum(1 for _ in re.finditer(rx, text, re.I))
+    return sum(1 for _ in re.finditer(rx, text, re.IGNORECASE))
 
 
 def _outside(doc: Document, layer: str) -> str:

@@ -70,8 +70,8 @@ def test_single_text_note_to_stdout(tmp_path, capsys, monkeypatch):
     note = tmp_path / "note.txt"
     note.write_text(NOTE, encoding="utf-8")
     from notescrub.cli.commands import deid as cmd
-    from notescrub.pipeline import Pipeline
     from notescrub.detect.base import Detector
+    from notescrub.pipeline import Pipeline
 
     class Ruiz(Detector):
         name = "ruiz"

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from notescrub.errors import ConfigError
 from notescrub.replace.base import Context, ReplaceState
-from notescrub.replace.dates import DateShift, holiday_date, patient_offset
 from notescrub.replace.datefmt import parse_dates
+from notescrub.replace.dates import DateShift, holiday_date, patient_offset
 from notescrub.replace.keys import SurrogateKey
 from notescrub.types import Document, Span
 

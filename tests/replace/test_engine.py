@@ -1,7 +1,7 @@
 """Replacer: properties (hypothesis) and bad input."""
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from notescrub.errors import ConfigError, OffsetError, ProcessingError
@@ -86,7 +86,7 @@ def test_consistency_across_documents_of_a_patient():
              ("Halvorsen Hospital", "HOSPITAL")])
     r = Replacer("surrogate", key=KEY)
     a, b = r.replace(d1), r.replace(d2)
-    txt = lambda res, i: res.text[res.spans[i].start:res.spans[i].end]  # noqa: E731
+    txt = lambda res, i: res.text[res.spans[i].start:res.spans[i].end]
     assert txt(a, 0).split()[-1] == txt(b, 0)
     assert txt(a, 3) == txt(b, 2)
     assert txt(a, 2) == txt(b, 3)
@@ -141,7 +141,7 @@ def test_native_labels_use_canonical_operator():
     name = res.text[res.spans[0].start:res.spans[0].end]
     assert "Pérez" not in name and len(name.split()) == 3
     date = res.text[res.spans[1].start:res.spans[1].end]
-    day, month, year = map(int, date.split("/"))  # day/month/year order kept (Spanish label)
+    _day, month, year = map(int, date.split("/"))  # day/month/year order kept (Spanish label)
     assert 1 <= month <= 12 and year in (2018, 2019)
 
 

@@ -6,7 +6,12 @@ import stat
 import pytest
 
 from notescrub.errors import KeyFileError
-from notescrub.replace.keys import KEY_HEADER, SurrogateKey, default_key_dir, normalise_value
+from notescrub.replace.keys import (
+    KEY_HEADER,
+    SurrogateKey,
+    default_key_dir,
+    normalise_value,
+)
 
 
 def test_digest_depends_on_every_part():

@@ -6,8 +6,22 @@ from hypothesis import strategies as st
 
 from notescrub.replace.base import Context, ReplaceState
 from notescrub.replace.keys import SurrogateKey
-from notescrub.replace.places import City, Country, Facility, Profession, StateSurrogate, Street
-from notescrub.replace.shapes import EmailSurrogate, IPSurrogate, ShapeSurrogate, UrlSurrogate, same_shape, shape_of
+from notescrub.replace.places import (
+    City,
+    Country,
+    Facility,
+    Profession,
+    StateSurrogate,
+    Street,
+)
+from notescrub.replace.shapes import (
+    EmailSurrogate,
+    IPSurrogate,
+    ShapeSurrogate,
+    UrlSurrogate,
+    same_shape,
+    shape_of,
+)
 from notescrub.types import Document, Span
 
 KEY = SurrogateKey(bytes(32))

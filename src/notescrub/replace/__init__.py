@@ -20,6 +20,19 @@ from notescrub.replace.offsets import Edit, OffsetMap
 from notescrub.replace.operators import Hash, Keep, Mask, Redact, Tag
 
 __all__ = [
-    "Replacer", "ReplaceResult", "MODES", "parse_types", "SurrogateKey", "OffsetMap", "Edit",
-    "Operator", "Context", "ReplaceState", "Redact", "Tag", "Mask", "Hash", "Keep",
+    "MODES",
+    "Context",
+    "Edit",
+    "Hash",
+    "Keep",
+    "Mask",
+    "OffsetMap",
+    "Operator",
+    "Redact",
+    "ReplaceResult",
+    "ReplaceState",
+    "Replacer",
+    "SurrogateKey",
+    "Tag",
+    "parse_types",
 ]

@@ -21,15 +21,14 @@ import re
 from notescrub.errors import ConfigError
 from notescrub.replace.base import Context, Operator
 
-__all__ = ["AgeSurrogate", "HIPAA_AGE_LIMIT", "words_to_number"]
+__all__ = ["HIPAA_AGE_LIMIT", "AgeSurrogate", "words_to_number"]
 
 HIPAA_AGE_LIMIT = 89
 
-_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-                                       "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
+_UNITS = {w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"])}
+_TENS = {w: 10 * i for i, w in enumerate(["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]) if i > 1}
 _NUMBER_WORDS = re.compile(r"\b(?:(?:" + "|".join(_TENS) + r")(?:[\s-]+(?:" + "|".join(list(_UNITS)[1:10]) + r"))?|"
-                           + "|".join(_UNITS) + r"|(?:one\s+)?hundred(?:\s+(?:and\s+)?\w+(?:[\s-]\w+)?)?)\b", re.I)
+                           + "|".join(_UNITS) + r"|(?:one\s+)?hundred(?:\s+(?:and\s+)?\w+(?:[\s-]\w+)?)?)\b", re.IGNORECASE)
 _DIGITS = re.compile(r"(?<![\d.])\d{1,3}(?![\d.]\d)")
 
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from notescrub.replace.keys import SurrogateKey
 from notescrub.types import Document, Span
 
-__all__ = ["Operator", "Context", "ReplaceState"]
+__all__ = ["Context", "Operator", "ReplaceState"]
 
 
 @dataclass

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from notescrub.errors import NotescrubError, ProcessingError
 from notescrub.replace.engine import Replacer, ReplaceResult
 from notescrub.types import GOLD, Document, Span  # noqa: F401 (Span: doctest)
 
-__all__ = ["deidentify", "BatchResult"]
+__all__ = ["BatchResult", "deidentify"]
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,19 @@ import calendar
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["DateMatch", "Part", "parse_dates", "month_of", "render_month", "weekday_of", "render_weekday",
-           "ordinal", "apply_case", "WEEKDAY_RE", "expand_year"]
+__all__ = [
+    "WEEKDAY_RE",
+    "DateMatch",
+    "Part",
+    "apply_case",
+    "expand_year",
+    "month_of",
+    "ordinal",
+    "parse_dates",
+    "render_month",
+    "render_weekday",
+    "weekday_of",
+]
 
 MONTHS = {
     "en": ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -74,7 +85,7 @@ def _alt(words: list[str]) -> str:
 
 
 MONTH = rf"(?<![^\W\d_])(?:{_alt(list(_MONTHS))})(?![^\W\d_])"
-WEEKDAY_RE = re.compile(rf"(?<![^\W\d_])(?:{_alt(list(_WEEKDAYS))})(?![^\W\d_])", re.I)
+WEEKDAY_RE = re.compile(rf"(?<![^\W\d_])(?:{_alt(list(_WEEKDAYS))})(?![^\W\d_])", re.IGNORECASE)
 _ORD = r"(?:st|nd|rd|th|º|ª|°)"
 _Y = r"(?P<ap>')?(?P<y>\d{4}|\d{2})"
 
@@ -82,8 +93,8 @@ _Y = r"(?P<ap>')?(?P<y>\d{4}|\d{2})"
 _PATTERNS: list[tuple[str, str]] = [
     ("ymd", r"(?<!\d)(?P<y>\d{4})(?P<s1>[-/.])(?P<m>\d{1,2})(?P=s1)(?P<d>\d{1,2})(?!\d)"),
     ("abY", r"(?<![\d.])(?P<a>\d{1,2})(?P<s1>[-/.])(?P<b>\d{1,2})(?P=s1)(?P<y>\d{4}|\d{2})(?![\d/])"),
-    ("dnY", rf"(?<!\d)(?P<d>\d{{1,2}})(?P<o>{_ORD})?(?:\s*[-/.]\s*|\s+de\s+|\s+of\s+|\s+)(?P<mn>{MONTH})"
-            rf"(?:\.?,?\s*[-/.]\s*|\.?\s+del?\s+|\.?,?\s+|\.?,|')(?P<ap>')?(?P<y>\d{{4}}|\d{{2}})(?!\d)"),
+    ("dnY", (rf"(?<!\d)(?P<d>\d{{1,2}})(?P<o>{_ORD})?(?:\s*[-/.]\s*|\s+de\s+|\s+of\s+|\s+)(?P<mn>{MONTH})"
+             rf"(?:\.?,?\s*[-/.]\s*|\.?\s+del?\s+|\.?,?\s+|\.?,|')(?P<ap>')?(?P<y>\d{{4}}|\d{{2}})(?!\d)")),
     ("ndY", rf"(?P<mn>{MONTH})(?:\.?\s*|\.?-)(?P<d>\d{{1,2}})(?P<o>{_ORD})?(?:,\s*|\s+|,)(?P<ap>')?(?P<y>\d{{4}})(?!\d)"),
     ("nY", rf"(?P<mn>{MONTH})(?:\.?,?\s+(?:of\s+|del?\s+)?|\.?\s*[-/]\s*|\.|\s*(?='))(?P<ap>')?(?P<y>\d{{4}})(?!\d)"),
     ("dn", rf"(?<!\d)(?P<d>\d{{1,2}})(?P<o>{_ORD})?(?:\s+de\s+|\s+of\s+|\s*-\s*|\s+)(?P<mn>{MONTH})"),
@@ -98,7 +109,7 @@ _PATTERNS: list[tuple[str, str]] = [
     ("dord", r"(?<!\d)(?P<d>\d{1,2})(?P<o>st|nd|rd|th)(?![^\W\d_])"),
     ("n", rf"(?P<mn>{MONTH})"),
 ]
-_COMPILED = [(k, re.compile(p, re.I)) for k, p in _PATTERNS]
+_COMPILED = [(k, re.compile(p, re.IGNORECASE)) for k, p in _PATTERNS]
 
 
 @dataclass

@@ -33,9 +33,10 @@ import datetime as dt
 import json
 import re
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.replace.base import Context, Operator, ReplaceState
@@ -54,7 +55,7 @@ from notescrub.replace.keys import SurrogateKey
 from notescrub.replace.shapes import same_shape
 from notescrub.types import Document, Span
 
-__all__ = ["DateShift", "patient_offset", "holiday_date"]
+__all__ = ["DateShift", "holiday_date", "patient_offset"]
 
 _YEAR4 = re.compile(r"(?<!\d)((?:1[89]|2[0-2])\d{2})(?!\d)")
 
@@ -77,7 +78,7 @@ def _holidays() -> tuple[list[dict[str, Any]], re.Pattern[str]]:
                       .read_text(encoding="utf-8"))["holidays"]
     names = sorted((n for h in data for n in h["names"]), key=len, reverse=True)
     rx = re.compile(r"(?<![^\W\d_])(?P<h>" + "|".join(re.escape(n) for n in names) + r")(?![^\W\d_])"
-                    r"(?P<ysep>,?\s+(?:of\s+|de\s+|del\s+)?)?(?(ysep)(?P<y>(?:1[89]|2[0-2])\d{2})(?!\d)|)", re.I)
+                    r"(?P<ysep>,?\s+(?:of\s+|de\s+|del\s+)?)?(?(ysep)(?P<y>(?:1[89]|2[0-2])\d{2})(?!\d)|)", re.IGNORECASE)
     return data, rx
 
 

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+from itertools import pairwise
 
 from notescrub.detect.resolve import Resolver, get_resolver
 from notescrub.errors import ConfigError, NotescrubError, OffsetError, ProcessingError
@@ -38,15 +40,20 @@ from notescrub.replace.offsets import Edit, OffsetMap
 from notescrub.replace.operators import Hash, Mask, Redact, Tag
 from notescrub.replace.surrogate import surrogate_operators
 from notescrub.replace.vocabulary import Vocabulary, get_vocabulary
-from notescrub.taxonomy import hipaa_identifiers, scheme_labels
+from notescrub.taxonomy import canonical, hipaa_identifiers, scheme_labels
 from notescrub.types import PHI, Document, Span
 
-__all__ = ["Replacer", "ReplaceResult", "MODES", "parse_types"]
+__all__ = ["MODES", "ReplaceResult", "Replacer", "parse_types"]
 
 log = logging.getLogger(__name__)
 
 MODES = ("surrogate", "tag", "mask", "redact", "hash")
 _SPANISH = frozenset(scheme_labels("meddocan")) - frozenset(scheme_labels("i2b2-2014"))
+
+
+@lru_cache(maxsize=4096)
+def _phi(label: str) -> str | None:
+    return canonical(label)
 
 
 def parse_types(spec: str | Iterable[str] | None) -> frozenset[str] | None:
@@ -168,15 +175,16 @@ class Replacer:
     # -- choosing ------------------------------------------------------------------
     def selected(self, span: Span) -> bool:
         """True when ``span`` is to be replaced under the ``types`` filter."""
-        return self.types is None or span.label in self.types or (span.phi or "") in self.types
+        return self.types is None or span.label in self.types or (_phi(span.label) or "") in self.types
 
     def operator_for(self, span: Span) -> tuple[Operator, str, bool]:
         """``(operator, type name, is_fallback)`` for a span."""
-        type_name = span.phi or span.label
+        phi = _phi(span.label)
+        type_name = phi or span.label
         if span.label in self.operators:
             return self.operators[span.label], type_name, False
-        if span.phi and span.phi in self.operators:
-            return self.operators[span.phi], type_name, False
+        if phi and phi in self.operators:
+            return self.operators[phi], type_name, False
         if self.default is not None:
             return self.default, type_name, False
         return self.fallback, type_name, True
@@ -193,7 +201,7 @@ class Replacer:
                                       f"(length {n})")
         chosen = [s for s in spans if self.selected(s)]
         pieces = sorted((a, b, s) for s in chosen for a, b in s.pieces if b > a)
-        for (a1, b1, s1), (a2, b2, s2) in zip(pieces, pieces[1:]):
+        for (a1, b1, s1), (a2, b2, s2) in pairwise(pieces):
             if a2 < b1:
                 if self.resolver is None:
                     raise OffsetError(

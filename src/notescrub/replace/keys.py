@@ -29,7 +29,7 @@ from pathlib import Path
 
 from notescrub.errors import KeyFileError
 
-__all__ = ["SurrogateKey", "normalise_value", "default_key_dir", "KEY_HEADER"]
+__all__ = ["KEY_HEADER", "SurrogateKey", "default_key_dir", "normalise_value"]
 
 KEY_HEADER = "notescrub-key-v1"
 _KEY_BYTES = 32
@@ -62,12 +62,12 @@ class SurrogateKey:
         self._secret = bytes(secret)
 
     @classmethod
-    def generate(cls) -> "SurrogateKey":
+    def generate(cls) -> SurrogateKey:
         """A fresh random key from the operating system's CSPRNG."""
         return cls(secrets.token_bytes(_KEY_BYTES))
 
     @classmethod
-    def from_seed(cls, seed: int | str) -> "SurrogateKey":
+    def from_seed(cls, seed: int | str) -> SurrogateKey:
         """A reproducible (not secret) key for synthetic corpora and tests.
 
         >>> SurrogateKey.from_seed(1).id == SurrogateKey.from_seed(1).id
@@ -76,7 +76,7 @@ class SurrogateKey:
         return cls(hashlib.sha256(f"notescrub-seed:{seed}".encode()).digest())
 
     @classmethod
-    def load(cls, path: str | Path) -> "SurrogateKey":
+    def load(cls, path: str | Path) -> SurrogateKey:
         """Read a key file; :class:`KeyFileError` (naming the file, not its content) otherwise."""
         p = Path(path)
         try:

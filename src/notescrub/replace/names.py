@@ -29,8 +29,8 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from notescrub.replace.base import Context, Operator, ReplaceState
 from notescrub.replace.datefmt import apply_case
@@ -45,18 +45,17 @@ from notescrub.replace.vocabulary import (
 )
 from notescrub.types import Document, Span
 
-__all__ = ["NameSurrogate", "split_name", "NameWord", "context_gender"]
+__all__ = ["NameSurrogate", "NameWord", "context_gender", "split_name"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _TITLES = frozenset(
-    "dr dra doctor mr mrs ms miss mister prof professor sr sra srta don dona doña md do rn np pa phd dds dmd "
-    "jr jnr sen iii ii iv mba mph facp facs pharmd lpn cnm crna pac dpm od".split()
+    ["dr", "dra", "doctor", "mr", "mrs", "ms", "miss", "mister", "prof", "professor", "sr", "sra", "srta", "don", "dona", "doña", "md", "do", "rn", "np", "pa", "phd", "dds", "dmd", "jr", "jnr", "sen", "iii", "ii", "iv", "mba", "mph", "facp", "facs", "pharmd", "lpn", "cnm", "crna", "pac", "dpm", "od"]
 )
-_MALE_TITLE = re.compile(r"\b(?:mr|mister|sr|señor|senor|don)\.?\s*$", re.I)
-_FEMALE_TITLE = re.compile(r"\b(?:mrs|ms|miss|sra|srta|señora|senora|doña|dona)\.?\s*$", re.I)
-_ANY_TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mister|dr|dra|prof|sr|sra|srta|don|doña)\.?\s*$", re.I)
-_HE = re.compile(r"\b(?:he|him|his|himself|man|male|gentleman|husband|father|son|brother|boy)\b", re.I)
-_SHE = re.compile(r"\b(?:she|her|hers|herself|woman|female|lady|wife|mother|daughter|sister|girl)\b", re.I)
+_MALE_TITLE = re.compile(r"\b(?:mr|mister|sr|señor|senor|don)\.?\s*$", re.IGNORECASE)
+_FEMALE_TITLE = re.compile(r"\b(?:mrs|ms|miss|sra|srta|señora|senora|doña|dona)\.?\s*$", re.IGNORECASE)
+_ANY_TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mister|dr|dra|prof|sr|sra|srta|don|doña)\.?\s*$", re.IGNORECASE)
+_HE = re.compile(r"\b(?:he|him|his|himself|man|male|gentleman|husband|father|son|brother|boy)\b", re.IGNORECASE)
+_SHE = re.compile(r"\b(?:she|her|hers|herself|woman|female|lady|wife|mother|daughter|sister|girl)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

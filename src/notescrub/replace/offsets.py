@@ -17,8 +17,8 @@ Span(start=4, end=9, label='DOCTOR', score=1.0, source='', fragments=(), meta={}
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from notescrub.errors import OffsetError
 from notescrub.types import Span
@@ -49,7 +49,7 @@ class OffsetMap:
     :meth:`to_new` maps it to the region's new start (``side="start"``) or end.
     """
 
-    __slots__ = ("edits", "_old_starts", "_new_starts")
+    __slots__ = ("_new_starts", "_old_starts", "edits")
 
     def __init__(self, edits: Iterable[Edit] = ()) -> None:
         self.edits: tuple[Edit, ...] = tuple(edits)
@@ -99,7 +99,8 @@ class OffsetMap:
     def map_span(self, span: Span) -> Span:
         """The span's extent (and fragments) in the new text."""
         frags = tuple((self.to_new(a), self.to_new(b, "end")) for a, b in span.fragments)
-        return span.with_(start=self.to_new(span.start), end=self.to_new(span.end, "end"), fragments=frags)
+        return Span(self.to_new(span.start), self.to_new(span.end, "end"), span.label, span.score, span.source,
+                    frags, span.meta)
 
     def unmap_span(self, span: Span) -> Span:
         """The span's extent (and fragments) in the original text."""
@@ -115,5 +116,5 @@ class OffsetMap:
         return [[e.old_start, e.old_end, e.new_start, e.new_end] for e in self.edits]
 
     @classmethod
-    def from_json(cls, rows: Iterable[Sequence[int]]) -> "OffsetMap":
+    def from_json(cls, rows: Iterable[Sequence[int]]) -> OffsetMap:
         return cls(Edit(*map(int, r)) for r in rows)

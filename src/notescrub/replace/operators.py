@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import string
 
-from notescrub.errors import ConfigError
+from notescrub.errors import ConfigError, LabelError
 from notescrub.replace.base import Context, Operator
 from notescrub.replace.keys import normalise_value
 from notescrub.taxonomy import category_of
 
-__all__ = ["Redact", "Tag", "Mask", "Hash", "Keep", "TAG_TEMPLATES"]
+__all__ = ["TAG_TEMPLATES", "Hash", "Keep", "Mask", "Redact", "Tag"]
 
 #: Named tag templates (``--tag-template i2b2``); any other string is used as the template.
 TAG_TEMPLATES = {"i2b2": "[**{type}**]", "xml": "<{type}>", "brackets": "[{type}]", "category": "[**{category}**]"}
@@ -57,8 +57,10 @@ class Tag(Operator):
         self.template = template
 
     def replacement(self, ctx: Context) -> str:
-        phi = ctx.span.phi
-        category = category_of(phi) if phi else "OTHER"
+        try:
+            category = category_of(ctx.type)
+        except LabelError:
+            category = "OTHER"
         return self.template.format(type=ctx.type, label=ctx.span.label, category=category)
 
     def __repr__(self) -> str:

@@ -29,8 +29,8 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from notescrub.replace.base import Context, Operator, ReplaceState
 from notescrub.replace.datefmt import apply_case
@@ -39,28 +39,16 @@ from notescrub.replace.shapes import same_shape
 from notescrub.replace.vocabulary import DictionaryVocabulary, Vocabulary
 from notescrub.types import Document, Span
 
-__all__ = ["Facility", "Street", "City", "StateSurrogate", "Country", "Profession", "generic_words"]
+__all__ = ["City", "Country", "Facility", "Profession", "StateSurrogate", "Street", "generic_words"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _CONNECTORS = frozenset(
-    "of the and for at on in de del la las los el y e da do dos das di du von van st saint san santa sta "
-    "general memorial university regional community county city state national central north south east west "
-    "northern southern eastern western new old mount mt fort ft lake river park valley hills hill bay beach "
-    "bridge island mall airport station church school college academy street avenue road square plaza "
-    "children's childrens women's womens veterans veteran va family medicine surgical surgery elementary middle high "
-    "primary secondary preparatory prep junior senior school schools church temple mosque synagogue chapel club ymca "
-    "library museum bank shelter pharmacy market store foods group services service agency department office union "
-    "association society foundation fund company co ltd llc inc corp restaurant cafe diner hotel motel inn farm "
-    "ranch factory plant mill warehouse works motors logistics transit airlines railway police fire army navy "
-    "corps base home homes house lodge manor village gardens court towers apartments residence residences "
-    "trust partners associates network alliance coalition council authority district".split()
+    ["of", "the", "and", "for", "at", "on", "in", "de", "del", "la", "las", "los", "el", "y", "e", "da", "do", "dos", "das", "di", "du", "von", "van", "st", "saint", "san", "santa", "sta", "general", "memorial", "university", "regional", "community", "county", "city", "state", "national", "central", "north", "south", "east", "west", "northern", "southern", "eastern", "western", "new", "old", "mount", "mt", "fort", "ft", "lake", "river", "park", "valley", "hills", "hill", "bay", "beach", "bridge", "island", "mall", "airport", "station", "church", "school", "college", "academy", "street", "avenue", "road", "square", "plaza", "children's", "childrens", "women's", "womens", "veterans", "veteran", "va", "family", "medicine", "surgical", "surgery", "elementary", "middle", "high", "primary", "secondary", "preparatory", "prep", "junior", "senior", "school", "schools", "church", "temple", "mosque", "synagogue", "chapel", "club", "ymca", "library", "museum", "bank", "shelter", "pharmacy", "market", "store", "foods", "group", "services", "service", "agency", "department", "office", "union", "association", "society", "foundation", "fund", "company", "co", "ltd", "llc", "inc", "corp", "restaurant", "cafe", "diner", "hotel", "motel", "inn", "farm", "ranch", "factory", "plant", "mill", "warehouse", "works", "motors", "logistics", "transit", "airlines", "railway", "police", "fire", "army", "navy", "corps", "base", "home", "homes", "house", "lodge", "manor", "village", "gardens", "court", "towers", "apartments", "residence", "residences", "trust", "partners", "associates", "network", "alliance", "coalition", "council", "authority", "district"]
 )
 _STREET_KEEP = frozenset(
-    "n s e w ne nw se sw north south east west apt apartment suite ste unit floor fl room rm bldg building box "
-    "po p o rural route rr hwy highway".split()
+    ["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west", "apt", "apartment", "suite", "ste", "unit", "floor", "fl", "room", "rm", "bldg", "building", "box", "po", "p", "o", "rural", "route", "rr", "hwy", "highway"]
 )
-_ES_STREET = frozenset("calle c avenida av avda plaza pl paseo pº camino carretera ctra ronda travesía travesia "
-                       "glorieta urbanización urbanizacion callejón rambla vía via piso bajo puerta izq dcha".split())
+_ES_STREET = frozenset(["calle", "c", "avenida", "av", "avda", "plaza", "pl", "paseo", "pº", "camino", "carretera", "ctra", "ronda", "travesía", "travesia", "glorieta", "urbanización", "urbanizacion", "callejón", "rambla", "vía", "via", "piso", "bajo", "puerta", "izq", "dcha"])
 
 
 @lru_cache(maxsize=1)

@@ -27,15 +27,20 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from notescrub.errors import ConfigError
 from notescrub.replace.engine import Replacer
 from notescrub.replace.keys import SurrogateKey
-from notescrub.replace.vocabulary import AmbiguousVocabulary, Vocabulary, ambiguous_pool, get_vocabulary
+from notescrub.replace.vocabulary import (
+    AmbiguousVocabulary,
+    Vocabulary,
+    ambiguous_pool,
+    get_vocabulary,
+)
 from notescrub.types import GOLD, Document, Span
 
-__all__ = ["repopulate_corpus", "STYLES"]
+__all__ = ["STYLES", "repopulate_corpus"]
 
 log = logging.getLogger(__name__)
 

@@ -27,8 +27,16 @@ import string
 from notescrub.replace.base import Context, Operator
 from notescrub.replace.keys import normalise_value
 
-__all__ = ["shape_of", "same_shape", "random_ip", "ShapeSurrogate", "EmailSurrogate", "UrlSurrogate", "IPSurrogate",
-           "RoomSurrogate"]
+__all__ = [
+    "EmailSurrogate",
+    "IPSurrogate",
+    "RoomSurrogate",
+    "ShapeSurrogate",
+    "UrlSurrogate",
+    "random_ip",
+    "same_shape",
+    "shape_of",
+]
 
 _MAX_TRIES = 50
 
@@ -103,7 +111,7 @@ class ShapeSurrogate(Operator):
         rng = ctx.key.rng("ID:" + ctx.type, ctx.patient, _id_value(ctx.text))
         if not self.keep_words:
             return same_shape(ctx.text, rng)
-        pieces = re.split(r"([^\W\d_]{%d,})" % self.keep_words, ctx.text)
+        pieces = re.split(r"([^\W\d_]{" + str(self.keep_words) + r",})", ctx.text)
         out = "".join(p if i % 2 else same_shape(p, rng) for i, p in enumerate(pieces))
         return out if out != ctx.text else same_shape(ctx.text, rng)
 
@@ -135,7 +143,7 @@ class EmailSurrogate(Operator):
         return f"{same_shape(local, rng)}@{'.'.join(head + tail)}"
 
 
-_URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?(?P<www>www\d?\.)?(?P<host>[^/:?#]*)(?P<rest>.*)$", re.I | re.S)
+_URL = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?(?P<www>www\d?\.)?(?P<host>[^/:?#]*)(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
 
 
 class UrlSurrogate(Operator):

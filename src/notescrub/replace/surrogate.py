@@ -15,11 +15,24 @@ from notescrub.replace.ages import AgeSurrogate
 from notescrub.replace.base import Operator
 from notescrub.replace.dates import DateShift
 from notescrub.replace.names import NameSurrogate
-from notescrub.replace.places import City, Country, Facility, Profession, StateSurrogate, Street
-from notescrub.replace.shapes import EmailSurrogate, IPSurrogate, RoomSurrogate, ShapeSurrogate, UrlSurrogate
+from notescrub.replace.places import (
+    City,
+    Country,
+    Facility,
+    Profession,
+    StateSurrogate,
+    Street,
+)
+from notescrub.replace.shapes import (
+    EmailSurrogate,
+    IPSurrogate,
+    RoomSurrogate,
+    ShapeSurrogate,
+    UrlSurrogate,
+)
 from notescrub.replace.vocabulary import DictionaryVocabulary, Vocabulary
 
-__all__ = ["surrogate_operators", "SURROGATE_TYPES"]
+__all__ = ["SURROGATE_TYPES", "surrogate_operators"]
 
 #: Canonical i2b2-2014 subtypes that have a dedicated surrogate operator.
 SURROGATE_TYPES = (

@@ -25,18 +25,18 @@ from __future__ import annotations
 import json
 import random
 import string
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 from importlib import resources
-from typing import Sequence
 
 __all__ = [
-    "ambiguous_pool",
-    "Vocabulary",
-    "DictionaryVocabulary",
     "AmbiguousVocabulary",
+    "DictionaryVocabulary",
     "OOVVocabulary",
-    "get_vocabulary",
+    "Vocabulary",
+    "ambiguous_pool",
     "gender_of_name",
+    "get_vocabulary",
     "nickname_canonical",
     "nicknames_of",
     "packaged_list",
@@ -45,14 +45,14 @@ __all__ = [
 _PKG = "notescrub.resources.surrogates"
 
 
-@lru_cache(maxsize=None)
+@cache
 def packaged_list(stem: str) -> tuple[str, ...]:
     """Lines of ``resources/surrogates/<stem>.txt`` (comments and blanks dropped)."""
     text = resources.files(_PKG).joinpath(f"{stem}.txt").read_text(encoding="utf-8")
     return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _faker_lists(locale: str) -> dict[str, tuple[str, ...]]:
     if locale == "es":
         from faker.providers.address.es_ES import Provider as Addr
@@ -142,7 +142,7 @@ class Vocabulary:
     def __init__(self, locale: str = "en") -> None:
         self.locale = "es" if locale == "es" else "en"
 
-    def for_locale(self, locale: str) -> "Vocabulary":
+    def for_locale(self, locale: str) -> Vocabulary:
         """This vocabulary for another language (itself when the language matches)."""
         loc = "es" if locale == "es" else "en"
         if loc == self.locale:
@@ -219,7 +219,7 @@ class AmbiguousVocabulary(Vocabulary):
         super().__init__(locale)
         self.words = tuple(sorted({w.capitalize() for w in words})) if words else _ambiguous_words(self.locale)
 
-    def for_locale(self, locale: str) -> "Vocabulary":
+    def for_locale(self, locale: str) -> Vocabulary:
         return self if self.words is not _ambiguous_words(self.locale) else super().for_locale(locale)
 
     def _word(self, rng: random.Random) -> str:
