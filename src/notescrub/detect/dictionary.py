@@ -41,7 +41,8 @@ _HOSPITAL_HEADS_EXCLUDED = {"unit", "ward", "health", "memorial", "pavilion", "s
 _CONNECTORS = {"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "la"}
 _PROFESSION_CUES = {"works", "worked", "working", "work", "retired", "former", "formerly", "occupation", "job",
                     "employed", "profession", "career", "student", "trained", "is", "as", "was"}
-_LOCATION_CUES = {"in", "from", "to", "near", "at", "of", "lives", "moved", "born", "visiting"}
+_LOCATION_CUES = {"in", "from", "to", "near", "at", "of", "lives", "moved", "born", "visiting",
+                  "en", "de", "desde", "a", "natural", "reside", "vive"}
 _DOCTOR_CUES = {"dr", "doctor", "md", "rn", "np", "pa", "attending", "surgeon", "signed", "dictated", "cc",
                 "pcp", "resident", "fellow", "nurse", "provider", "referring", "physician", "do", "phd", "lcsw",
                 "licsw", "aprn", "dpm", "rdms", "pa-c", "radiologist", "pathologist", "therapist", "sw"}
@@ -93,6 +94,31 @@ def _blocker():  # the negative-cue rules (eponyms)
     return RulesDetector(load_rules(["en_blocks.toml"]), name="blocks", propagate=False)
 
 
+@lru_cache(maxsize=None)
+def _name_lists(lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    if lang == "es":
+        return lexicon("es_first_names") | lexicon("first_names"), lexicon("es_last_names") | lexicon("last_names")
+    return lexicon("first_names"), lexicon("last_names")
+
+
+@lru_cache(maxsize=None)
+def _stop_words(lang: str) -> frozenset[str]:
+    if lang == "es":
+        return lexicon("es_common_words") | lexicon("es_medical_terms") | lexicon("medical_terms")
+    return lexicon("common_words") | lexicon("medical_terms")
+
+
+@lru_cache(maxsize=None)
+def _name_sets(lang: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(words that make a name weak, places that are never names, every known word)."""
+    first, last = _name_lists(lang)
+    stop = _stop_words(lang) | lexicon("titles") | lexicon("credentials") | lexicon("months") | lexicon("weekdays")
+    places = lexicon("countries") | lexicon("us_states") | lexicon("nationalities")
+    if lang == "es":
+        stop = stop | lexicon("es_places")
+    return stop, places, stop | places | first | last
+
+
 def _line_style(view: TokenView, text: str) -> dict[int, str]:
     """Per line: 'lower' (no capitals at all), 'upper' (mostly capitals) or 'mixed'."""
     letters: dict[int, list[int]] = {}
@@ -135,14 +161,10 @@ class DictionaryDetector(Detector):
 
     # -- lexicons -----------------------------------------------------------------
     def _names(self) -> tuple[frozenset[str], frozenset[str]]:
-        if self.lang == "es":
-            return lexicon("es_first_names") | lexicon("first_names"), lexicon("es_last_names") | lexicon("last_names")
-        return lexicon("first_names"), lexicon("last_names")
+        return _name_lists(self.lang)
 
     def _stop(self) -> frozenset[str]:
-        if self.lang == "es":
-            return lexicon("es_common_words") | lexicon("es_medical_terms") | lexicon("medical_terms")
-        return lexicon("common_words") | lexicon("medical_terms")
+        return _stop_words(self.lang)
 
     # -- detection ----------------------------------------------------------------
     def detect(self, doc: Document) -> list[Span]:
@@ -199,7 +221,9 @@ class DictionaryDetector(Detector):
             named = 0
             while j > 0 and view.line[j - 1] == view.line[i] and i - j < 6:
                 w = words[j - 1]
-                if self._cased(view, j - 1, style) and w not in lexicon("titles"):
+                if self._cased(view, j - 1, style) and w not in lexicon("titles") and not (
+                    view.tokens[j - 1].text.islower() and (w in lexicon("common_words") or heads.longest(words, j - 1))
+                ):
                     named += 1
                     j -= 1
                 elif w in _CONNECTORS and j - 1 > 0 and self._cased(view, j - 2, style):
@@ -212,6 +236,7 @@ class DictionaryDetector(Detector):
             # "University of Vermont", "Hospital of Saint X"
             if end + 1 < n and words[end] == "of" and self._cased(view, end + 1, style):
                 end += 2
+                named += 1
                 while end < n and self._cased(view, end, style) and view.line[end] == view.line[i]:
                     end += 1
             if named:
@@ -234,7 +259,9 @@ class DictionaryDetector(Detector):
                 if k > best[0]:
                     best = (k, label, score)
             k, label, score = best
-            if not k or not all(self._cased(view, m, style) or words[m] in _CONNECTORS for m in range(i, i + k)):
+            if not k or not self._cased(view, i, style) or not all(
+                self._cased(view, m, style) or words[m] in _CONNECTORS for m in range(i, i + k)
+            ):
                 i += 1
                 continue
             phrase = words[i : i + k]
@@ -245,7 +272,8 @@ class DictionaryDetector(Detector):
             if ambiguous and not cue:
                 i += 1
                 continue
-            out.append(self._span(view, i, i + k, label, score - (0.15 if ambiguous else 0.0), label.lower()))
+            score = score + (0.1 if cue else 0.0) - (0.15 if ambiguous else 0.0)
+            out.append(self._span(view, i, i + k, label, score, label.lower()))
             i += k
         return out
 
@@ -264,8 +292,7 @@ class DictionaryDetector(Detector):
 
     def _person_names(self, doc: Document, view: TokenView, words: list[str], style: dict[int, str]) -> list[Span]:
         first, last = self._names()
-        stop = self._stop() | lexicon("titles") | lexicon("credentials") | lexicon("months") | lexicon("weekdays")
-        places = lexicon("countries") | lexicon("us_states") | lexicon("nationalities")
+        stop, places, known = _name_sets(self.lang)
         out = []
         n = len(words)
         i = 0
@@ -284,6 +311,7 @@ class DictionaryDetector(Detector):
             if not run:
                 i += 1
                 continue
+            run = self._extend_oov(view, words, run, style, known)
             strong = [m for m in run if words[m] not in stop]
             has_first = any(words[m] in first for m in run)
             has_last = any(words[m] in last for m in run)
@@ -298,6 +326,22 @@ class DictionaryDetector(Detector):
                 out.append(self._span(view, a, b, label, score, "names"))
             i = max(j, i + 1)
         return out
+
+    def _extend_oov(self, view: TokenView, words: list[str], run: list[int], style: dict[int, str], known: frozenset[str]) -> list[int]:
+        """Add cased, alphabetic, unknown words right next to a name run ("Oluwaseun Adeyemi")."""
+        line = view.line[run[0]]
+
+        def oov(m: int) -> bool:
+            w = words[m]
+            return (0 <= m < len(words) and view.line[m] == line and w.isalpha() and len(w) > 1
+                    and w not in known and self._cased(view, m, style) and not view.tokens[m].text.isupper())
+
+        a, b = run[0], run[-1]
+        while a - 1 >= 0 and oov(a - 1) and a - 1 >= run[0] - 2:
+            a -= 1
+        while b + 1 < len(words) and oov(b + 1) and b + 1 <= run[-1] + 2:
+            b += 1
+        return list(range(a, run[0])) + run + list(range(run[-1] + 1, b + 1))
 
     def _person_label(self, view: TokenView, words: list[str], a: int, b: int) -> str:
         near = words[max(0, a - 3) : a] + words[b : b + 3]
