@@ -1,4 +1,12 @@
-"""``notescrub audit``: count PHI left in de-identified output (never printing a PHI value)."""
+"""``notescrub audit``: count PHI left in de-identified output (never printing a PHI value).
+
+The command only parses arguments; the checks are :mod:`notescrub.audit`.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(); add_arguments(p)
+>>> p.parse_args(["--output-only", "out.jsonl"]).paths
+['out.jsonl']
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""``notescrub deid``: detect and replace PHI in a note or a corpus, in the input's own format."""
+"""``notescrub deid``: detect and replace PHI in a note or a corpus, in the input's own format.
+
+The command only parses arguments; the work is :func:`notescrub.replace.batch.deidentify`.
+
+>>> _shift_range("-365,-30")
+(-365, -30)
+"""
 
 from __future__ import annotations
 
