@@ -255,14 +255,19 @@ class ConsistencyTagger(Detector):
             raise ModelError("ConsistencyTagger is not fitted: call fit() or load a model")
         return self.first_, self.second_
 
-    def decode(self, doc: Document) -> Decoded:
+    def final_attributes(self, doc: Document) -> tuple[CRFTagger, list[list[str]]]:
+        """The second-stage tagger and its attributes for ``doc`` (first stage run inside)."""
         first, second = self._fitted()
         feat = first._featurizer()
         attrs = feat.attributes(doc)
         tags1 = first.decode(doc, attrs).tags
         keys = _keys(feat.view(doc).tokens)
         extra = consistency_features(keys, tags1, self.corpus_tokens_, self.corpus_entries_)
-        return second.decode(doc, _join(attrs, extra))
+        return second, _join(attrs, extra)
+
+    def decode(self, doc: Document) -> Decoded:
+        second, attrs2 = self.final_attributes(doc)
+        return second.decode(doc, attrs2)
 
     def detect(self, doc: Document) -> list[Span]:
         d = self.decode(doc)

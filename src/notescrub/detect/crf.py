@@ -343,6 +343,10 @@ class CRFTagger(Detector):
         masked[:, o] = -1.0
         return np.where(m[:, o] >= threshold, o, masked.argmax(1))
 
+    def final_attributes(self, doc: Document) -> tuple["CRFTagger", list[list[str]]]:
+        """The tagger whose weights label ``doc`` and the attributes it sees (for explanations)."""
+        return self, self._featurizer().attributes(doc)
+
     def detect(self, doc: Document) -> list[Span]:
         """Spans of ``doc``; records ``doc.metadata[self.name] = {"logprob", "tokens"}``."""
         d = self.decode(doc)
@@ -454,7 +458,7 @@ def load_pipeline(directory: str | Path) -> Any:
     d = Path(directory)
     meta = read_model_meta(d)
     det = load_tagger(d)
-    return Pipeline([det], name=str(meta.get("name", d.name)), metadata=meta)
+    return Pipeline([det], name=str(meta.get("model_name") or d.name), metadata=meta)
 
 
 def rank_for_review(docs: Iterable[Document], key: str = "crf", per_token: bool = False) -> list[Document]:

@@ -19,12 +19,13 @@ observation that rare words are more often names.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable, Mapping
 
 from notescrub.errors import ConfigError
 from notescrub.features.token import strip_accents
 
-__all__ = ["DictionaryFeatures", "LEXICONS_BY_LANG"]
+__all__ = ["DictionaryFeatures", "LEXICONS_BY_LANG", "for_lang"]
 
 #: Lexicons used per language (names of :func:`notescrub.lexicons.lexicon`).
 LEXICONS_BY_LANG: dict[str, tuple[str, ...]] = {
@@ -99,3 +100,9 @@ class DictionaryFeatures:
         if self._zipf is not None and any(c.isalpha() for c in word):
             out.append(f"zipf={int(self._zipf(low, self.lang))}")
         return out
+
+
+@lru_cache(maxsize=4)
+def for_lang(lang: str) -> DictionaryFeatures:
+    """The packaged-lexicon features of ``lang``, built once per process (read-only)."""
+    return DictionaryFeatures(lang)

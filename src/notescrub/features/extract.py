@@ -154,9 +154,9 @@ class Featurizer:
             raise ConfigError(f"affixes must be in 0..8, got {self.affixes!r}")
         dictionary = None
         if "dictionary" in groups:
-            from notescrub.features.dictionary import DictionaryFeatures
+            from notescrub.features.dictionary import for_lang
 
-            dictionary = DictionaryFeatures(self.lang)
+            dictionary = for_lang(self.lang)
         if "pos" in groups:
             from notescrub.features import pos
 

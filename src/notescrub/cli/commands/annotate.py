@@ -1,0 +1,126 @@
+"""``notescrub annotate``: detect PHI spans with a model and write them as JSONL."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from pathlib import Path
+from typing import Any, Iterable
+
+from notescrub.errors import ConfigError, LabelError
+
+NAME = "annotate"
+HELP = "find PHI spans with a model; write {id, spans} JSONL (text is never written)"
+DESCRIPTION = """\
+Run MODEL (a packaged model name such as es-meddocan, or a model directory) over
+INPUT (any readable format: JSONL {"id","text","patient"?}, i2b2 XML, brat, ...)
+and write one JSON object per document to OUT.jsonl:
+
+  {"id": ..., "logprob": ..., "spans": [{"start", "end", "type", "phi", "score", "source"}]}
+
+"type" is the model's own label, "phi" the canonical i2b2-2014 subtype (null when
+the label has none), "score" the span probability. "logprob" is the CRF's
+sequence log-probability of the document (rank documents for review by it,
+lowest first). Spans already annotated in INPUT are ignored. The output is
+written atomically; if any document fails, nothing is written.
+
+CRF models take --bias (added to the O label's score: negative = more recall,
+e.g. -1.0) or --threshold T (tag every token whose P(O) < T).
+--explain adds, per span, the strongest non-lexical features of its first token
+(features made of the note's words are masked, so no text leaks).
+
+examples:
+  notescrub annotate notes.jsonl -o spans.jsonl --model es-meddocan
+  notescrub annotate meddocan/dev/brat -o dev.jsonl --model models/carafe --bias -1.5
+  notescrub annotate notes.jsonl -o spans.jsonl --model es-meddocan --threshold 0.9 --explain
+"""
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", metavar="INPUT", help="notes to annotate (file or folder)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl", help="JSONL file to write")
+    p.add_argument("--model", required=True, metavar="M", help="packaged model name or model directory")
+    p.add_argument("--format", metavar="F", help="input format (default: detected)")
+    p.add_argument("--bias", type=float, metavar="B", help="O-label bias for CRF models (negative: more recall)")
+    p.add_argument("--threshold", type=float, metavar="T", help="marginal decoding: tag tokens with P(O) < T")
+    p.add_argument("--labels", metavar="L1,L2", help="only output these model labels")
+    p.add_argument("--explain", action="store_true", help="add the strongest (non-lexical) features of each span")
+
+
+def _crf_detectors(pipeline: Any) -> list[Any]:
+    return [d for d in pipeline.detectors if hasattr(d, "bias") and hasattr(d, "threshold")]
+
+
+def configure(pipeline: Any, bias: float | None, threshold: float | None) -> None:
+    """Apply the run-time decoding knobs to every CRF detector of ``pipeline``."""
+    if bias is None and threshold is None:
+        return
+    crfs = _crf_detectors(pipeline)
+    if not crfs:
+        raise ConfigError("--bias/--threshold need a CRF model; this model has no CRF detector")
+    for d in crfs:
+        if bias is not None:
+            d.bias = bias
+        if threshold is not None:
+            d.threshold = threshold
+
+
+def model_labels(pipeline: Any) -> set[str]:
+    labels: set[str] = set()
+    for d in pipeline.detectors:
+        t = getattr(d, "second_", d)
+        labels.update(getattr(t, "types_", ()))
+    return labels
+
+
+def record(doc: Any, spans: Iterable[Any], explain: Any = None) -> dict[str, Any]:
+    """The output object of one annotated document."""
+    out_spans = []
+    for s in spans:
+        item = {"start": s.start, "end": s.end, "type": s.label, "phi": s.phi, "score": round(float(s.score), 6),
+                "source": s.source}
+        if explain is not None:
+            item["explain"] = explain(doc, s)
+        out_spans.append(item)
+    rec: dict[str, Any] = {"id": doc.id}
+    conf = [v for v in doc.metadata.values() if isinstance(v, dict) and "logprob" in v]
+    if conf:
+        rec["logprob"] = conf[-1]["logprob"]
+    rec["spans"] = out_spans
+    return rec
+
+
+def run(args: argparse.Namespace) -> int:
+    from notescrub.detect.crf_explain import explainer
+    from notescrub.io import read_corpus
+    from notescrub.io.atomic import atomic_file
+    from notescrub.registry import load_model
+
+    pipeline = load_model(args.model)
+    configure(pipeline, args.bias, args.threshold)
+    keep: set[str] | None = None
+    if args.labels:
+        keep = {x.strip() for x in args.labels.split(",") if x.strip()}
+        known = model_labels(pipeline)
+        unknown = keep - known
+        if known and unknown:
+            raise LabelError(f"--labels names labels the model does not produce: {sorted(unknown)}; "
+                             f"it knows {sorted(known)}")
+    explain = explainer(pipeline) if args.explain else None
+    unmapped: set[str] = set()
+    n = 0
+    with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        for doc in read_corpus(args.input, args.format):
+            clean = doc.copy(layers=False)  # gold spans in the input are ignored
+            out = pipeline(clean)
+            spans = [s for s in out.layer(pipeline.output_layer) if keep is None or s.label in keep]
+            unmapped.update(s.label for s in spans if s.phi is None)
+            fh.write(json.dumps(record(out, spans, explain), ensure_ascii=False) + "\n")
+            n += 1
+    if unmapped:
+        log.warning("labels without an i2b2-2014 subtype (phi is null): %s", ", ".join(sorted(unmapped)))
+    log.info("annotated %d documents -> %s", n, args.output)
+    return 0

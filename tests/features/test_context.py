@@ -1,0 +1,50 @@
+"""Sentence (Aramaki) and position (Dehghan) features."""
+
+from __future__ import annotations
+
+from notescrub.features.context import length_bucket, position_features, sentence_features
+from notescrub.text.views import token_view
+from notescrub.types import Document
+
+
+def _view(text):
+    return token_view(Document("d", text))
+
+
+def test_line_position_top_bottom_mid():
+    text = "\n".join(f"line {i}." for i in range(30))
+    v = _view(text)
+    feats = sentence_features(v)
+    by_line = {v.line[i]: feats[i][0] for i in range(len(v.tokens))}
+    assert by_line[0] == "lpos=top" and by_line[9] == "lpos=top"
+    assert by_line[10] == "lpos=mid" and by_line[24] == "lpos=mid"
+    assert by_line[25] == "lpos=bottom" and by_line[29] == "lpos=bottom"
+
+
+def test_sentence_lengths_and_previous_last_words():
+    v = _view("One two three four.\nShort.\nThe end here.")
+    feats = sentence_features(v)
+    i = [t.text for t in v.tokens].index("Short")
+    assert "slen[-1]=5" in feats[i] and "slen[0]=2" in feats[i] and "slen[1]=4" in feats[i]
+    assert [f for f in feats[i] if f.startswith("prevlast=")] == ["prevlast=two", "prevlast=three", "prevlast=four"]
+    assert "slen[-1]=none" in feats[0]
+
+
+def test_section_and_heading():
+    v = _view("HISTORY:\nSeen today.")
+    feats = sentence_features(v)
+    assert "heading" in feats[0] and "sec=HISTORY" in feats[0]
+    assert "sec=HISTORY" in feats[-1] and "heading" not in feats[-1]
+
+
+def test_position_features():
+    v = _view("MRN: 123\nName Ana")
+    feats = position_features(v)
+    texts = [t.text for t in v.tokens]
+    assert feats[0] == ["line=0", "line_first", "glued"]  # 'MRN' glued to ':'
+    assert "line_head=mrn" in feats[texts.index("123")]
+    assert "line=1" in feats[texts.index("Ana")] and "line_head=name" in feats[texts.index("Ana")]
+
+
+def test_length_bucket():
+    assert [length_bucket(n) for n in (0, 5, 6, 10, 11, 20, 21)] == ["0", "5", "6-10", "6-10", "11-20", "11-20", "21+"]

@@ -1,0 +1,47 @@
+"""Whitespace-chunk features and multi-token task patterns, English and Spanish."""
+
+from __future__ import annotations
+
+import pytest
+
+from notescrub.features.patterns import chunk_features, pattern_features
+from notescrub.text.views import token_view
+from notescrub.types import Document
+
+
+def _pats(text, lang):
+    doc = Document("d", text)
+    v = token_view(doc)
+    feats = pattern_features(doc, v, lang)
+    return {t.text: feats[i] for i, t in enumerate(v.tokens)}
+
+
+@pytest.mark.parametrize(
+    "text, lang, token, pattern",
+    [
+        ("call (617) 555-1234 now", "en", "555", "pat=PHONE"),
+        ("on 03/18/2020 seen", "en", "18", "pat=DATE"),
+        ("mail ana.ruiz@example.org today", "en", "example", "pat=EMAIL"),
+        ("zip 02139 here", "en", "02139", "pat=ZIP"),
+        ("at Kentnaalvet Medical Center today", "en", "Kentnaalvet", "pat=HOSP"),
+        ("lives at 12 Maple Street now", "en", "Maple", "pat=ADDR"),
+        ("ingresa en Hospital Universitario La Paz ayer", "es", "Paz", "pat=HOSP"),
+        ("Domicilio: c/ del Abedul 5, Madrid", "es", "Abedul", "pat=ADDR"),
+        ("Domicilio: Calle Miguel Benitez 90.", "es", "Benitez", "pat=ADDR"),
+        ("NHC: 6.543.210 x", "es", "543", "pat=LONGNUM"),
+    ],
+)
+def test_patterns(text, lang, token, pattern):
+    assert pattern in _pats(text, lang)[token]
+
+
+def test_no_pattern_on_plain_words():
+    assert all(not f for f in _pats("the patient is stable", "en").values())
+
+
+def test_chunk_features():
+    v = token_view(Document("d", "tel 555-1234 and x"))
+    feats = chunk_features(v)
+    assert feats[0] == [] and feats[-1] == []
+    assert feats[1][:2] == ["cshape=d-d", "cpos=B"] and "c:PHONE_REG1" in feats[1]
+    assert feats[2][1] == "cpos=I" and feats[3][1] == "cpos=L"
