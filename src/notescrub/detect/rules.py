@@ -549,10 +549,19 @@ def _trim_name(text: str, start: int, end: int) -> tuple[int, int]:
 
     while words and (norm(*words[0]) in lead or text[words[0][0] : words[0][1]].rstrip(".").lower() in lead):
         words.pop(0)
+    common = lexicon("common_words")
+    mixed = any(not text[a:b].isupper() for a, b in words)
+
+    def jargon(a: int, b: int) -> bool:  # ALL-CAPS word inside a mixed-case name: FROM, PGY, MRN
+        w = text[a:b].rstrip(".")
+        return mixed and w.isupper() and len(w) > 1 and (norm(a, b) in common or norm(a, b) in med or len(w) <= 3)
+
+    while words and jargon(*words[0]):
+        words.pop(0)
     while words:
         w = text[words[-1][0] : words[-1][1]]
         n = norm(*words[-1])
-        if n in tail or (w.isupper() and len(w) > 1 and n in med):
+        if n in tail or (w.isupper() and len(w) > 1 and n in med) or jargon(*words[-1]):
             words.pop()
         else:
             break
