@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 import time
+from pathlib import Path
 from typing import Any
 
 from notescrub.errors import ConfigError
@@ -96,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
 
     log = logging.getLogger("notescrub.train")
     build = get_recipe(args.recipe)
+    out = Path(args.output)
+    if out.is_dir() and any(out.iterdir()) and not args.force:  # fail before minutes of training
+        raise ConfigError("output directory exists and is not empty (use --force to replace it)", path=out)
     overrides = parse_overrides(args.set)
     kwargs: dict[str, Any] = {"lang": args.lang, **overrides}
     if args.pos:

@@ -1,0 +1,127 @@
+"""`notescrub train` and `notescrub annotate` end to end on tiny synthetic data."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from notescrub.cli.main import main
+
+_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf_synth.py")
+crf_synth = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(crf_synth)
+
+
+def _write_jsonl(path: Path, docs, with_spans: bool = True) -> Path:
+    with open(path, "w", encoding="utf-8") as fh:
+        for d in docs:
+            rec = {"id": d.id, "patient": d.patient_id, "text": d.text}
+            if with_spans:
+                rec["spans"] = [{"start": s.start, "end": s.end, "type": s.label, "text": d.span_text(s)}
+                                for s in d.layer("gold")]
+            fh.write(json.dumps(rec) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cli")
+    docs = crf_synth.corpus(30, seed=5)
+    train = _write_jsonl(root / "train.jsonl", docs[:22])
+    dev = _write_jsonl(root / "dev.jsonl", docs[22:])
+    raw = _write_jsonl(root / "raw.jsonl", docs[22:], with_spans=False)
+    return root, train, dev, raw, docs[22:]
+
+
+@pytest.fixture(scope="module")
+def model(data):
+    root, train, dev, _, _ = data
+    out = root / "model"
+    rc = main(["-q", "train", "--recipe", "carafe", "--train", str(train), "--dev", str(dev), "-o", str(out),
+               "--set", "max_iterations=40", "--name", "tiny"])
+    assert rc == 0
+    return out
+
+
+def test_train_writes_model_with_metadata(model):
+    meta = json.loads((model / "model.json").read_text())
+    assert meta["kind"] == "crf" and meta["recipe"] == "carafe" and meta["model_name"] == "tiny"
+    assert meta["training"]["crfsuite"]["max_iterations"] == 40 and meta["pos"] is False
+    dev = meta["metrics"]["dev"]
+    assert dev["scheme"] == "i2b2-2014" and dev["strict_micro"]["f1"] > 0.8
+
+
+def _read(path):
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_annotate_output_format(data, model):
+    root, _, _, raw, gold_docs = data
+    out = root / "out.jsonl"
+    assert main(["-q", "annotate", str(raw), "-o", str(out), "--model", str(model)]) == 0
+    recs = _read(out)
+    assert [r["id"] for r in recs] == [d.id for d in gold_docs]
+    s = recs[0]["spans"][0]
+    assert set(s) == {"start", "end", "type", "phi", "score", "source"} and recs[0]["logprob"] <= 0
+    assert {x["phi"] for r in recs for x in r["spans"]} <= {"PATIENT", "DATE", "DOCTOR", "CITY", "PHONE"}
+    assert "text" not in recs[0] and all("text" not in x for x in recs[0]["spans"])
+
+
+def test_gold_spans_in_input_are_ignored(data, model):
+    root, _, dev, raw, _ = data
+    a, b = root / "a.jsonl", root / "b.jsonl"
+    main(["-q", "annotate", str(dev), "-o", str(a), "--model", str(model)])
+    main(["-q", "annotate", str(raw), "-o", str(b), "--model", str(model)])
+    assert a.read_text() == b.read_text()
+
+
+def test_bias_raises_the_number_of_spans(data, model):
+    root, _, _, raw, _ = data
+    counts = []
+    for bias in ("3", "0", "-3", "-10"):
+        out = root / f"bias{bias}.jsonl"
+        assert main(["-q", "annotate", str(raw), "-o", str(out), "--model", str(model), "--bias", bias]) == 0
+        counts.append(sum(len(r["spans"]) for r in _read(out)))
+    assert counts[0] <= counts[1] and counts[-1] >= counts[1] and counts[0] < counts[-1]
+
+
+def test_threshold_labels_and_explain(data, model):
+    root, _, _, raw, _ = data
+    out = root / "t.jsonl"
+    assert main(["-q", "annotate", str(raw), "-o", str(out), "--model", str(model), "--threshold", "0.5",
+                 "--labels", "DOCTOR", "--explain"]) == 0
+    spans = [x for r in _read(out) for x in r["spans"]]
+    assert spans and {x["type"] for x in spans} == {"DOCTOR"}
+    feats = [f for x in spans for f, _ in x["explain"]]
+    assert feats and all("=<text>" in f or not f.split(":")[-1].startswith(("w=", "lw=")) for f in feats)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["annotate", "{raw}", "-o", "{root}/x.jsonl", "--model", "{model}", "--labels", "NOPE"], "NOPE"),
+        (["annotate", "{raw}", "-o", "{root}/x.jsonl", "--model", "{root}/nomodel"], "no model named"),
+        (["annotate", "{raw}", "-o", "{root}/x.jsonl", "--model", "{model}", "--threshold", "2"], "threshold"),
+        (["train", "--recipe", "nope", "--train", "{raw}", "-o", "{root}/m2"], "unknown recipe"),
+        (["train", "--recipe", "carafe", "--train", "{raw}", "-o", "{root}/m2"], "no annotated spans"),
+        (["train", "--recipe", "carafe", "--train", "{raw}", "-o", "{root}/m2", "--set", "bogus"], "KEY=VALUE"),
+        (["train", "--recipe", "carafe", "--train", "{train}", "-o", "{model}"], "not empty"),
+    ],
+)
+def test_errors_exit_2_without_output(data, model, capsys, argv, message):
+    root, train, _, raw, _ = data
+    argv = [a.format(raw=raw, root=root, model=model, train=train) for a in argv]
+    assert main(["-q", *argv]) == 2
+    assert message in capsys.readouterr().err
+    assert not (root / "x.jsonl").exists() and not (root / "m2").exists()
+
+
+def test_empty_documents(data, model, tmp_path):
+    src = tmp_path / "empty.jsonl"
+    src.write_text(json.dumps({"id": "e1", "text": ""}) + "\n" + json.dumps({"id": "e2", "text": "   \n"}) + "\n")
+    out = tmp_path / "o.jsonl"
+    assert main(["-q", "annotate", str(src), "-o", str(out), "--model", str(model)]) == 0
+    assert [r["spans"] for r in _read(out)] == [[], []]
