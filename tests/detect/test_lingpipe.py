@@ -81,10 +81,10 @@ def _cond(bank: CharLmBank, x: str) -> float:
         if h not in bank._ctx:
             break
         idx, one_minus = bank._ctx[h]
-        p = p * one_minus[0]
+        p = p * float(np.atleast_1d(one_minus)[0])
         hit = bank._ngram.get(h + x[-1])
         if hit is not None:
-            p += hit[1][0]
+            p += float(np.atleast_1d(hit[1])[0])
     return math.log(p)
 
 
@@ -214,3 +214,78 @@ def test_load_rejects_broken_directories(chunker, tmp_path):
         CharLmHmmChunker.load(out)
     with pytest.raises(ModelError):
         CharLmHmmChunker.load(tmp_path / "nowhere")
+
+
+# -- n-best rescoring -------------------------------------------------------------------------
+def test_k_best_matches_brute_force():
+    import itertools
+
+    from notescrub.detect.lingpipe_rescore import k_best
+
+    rng = np.random.default_rng(0)
+    S, n, k = 4, 5, 6
+    T = np.log(rng.dirichlet(np.ones(S), S))
+    T[0, 1] = -np.inf
+    em = rng.normal(size=(n, S))
+    first, last = np.log(rng.dirichlet(np.ones(S))), rng.normal(size=S)
+
+    def score(seq):
+        return first[seq[0]] + em[0, seq[0]] + sum(T[seq[t - 1], seq[t]] + em[t, seq[t]] for t in range(1, n)) + last[seq[-1]]
+
+    ranked = sorted(((score(s), list(s)) for s in itertools.product(range(S), repeat=n)), key=lambda x: -x[0])
+    got = k_best(em, T, first, last, k)
+    assert [s for _, s in got] == [s for _, s in ranked[:k]]
+    np.testing.assert_allclose([v for v, _ in got], [v for v, _ in ranked[:k]])
+    allowed = [np.array([0, 2, 3])] * n
+    sub = [x for x in ranked if set(x[1]) <= {0, 2, 3}][:k]
+    assert [s for _, s in k_best(em, T, first, last, k, allowed)] == [s for _, s in sub]
+
+
+def test_posteriors_are_distributions(chunker):
+    from notescrub.detect.lingpipe_rescore import posteriors
+
+    doc = Document("t", "Seen by Dr. Paz on 6/12.")
+    em = chunker._emissions(sequence_tokens(doc))
+    post = posteriors(chunker.log_start_, chunker.log_trans_, chunker.log_end_, em)
+    np.testing.assert_allclose(post.sum(axis=1), 1.0)
+    assert list(post.argmax(axis=1)) == chunker.viterbi(em)
+
+
+def test_process_lm_counts_and_windows():
+    from notescrub.detect.charlm import BOUNDARY
+    from notescrub.detect.charlm_process import CharLm
+
+    lm = CharLm(order=3)
+    lm.add("abcab")
+    x = BOUNDARY + "abcab" + BOUNDARY
+    expected: dict[str, float] = {}
+    for i in range(1, len(x)):
+        for j in range(max(0, i - 2), i + 1):
+            expected[x[j : i + 1]] = expected.get(x[j : i + 1], 0) + 1
+    assert dict(lm._counts) == expected
+    lm.freeze()
+    assert math.isclose(lm.log_prob("ab"), lm.log_prob_window(BOUNDARY + "ab" + BOUNDARY, 1, 4))
+    # same estimator as the per-state bank's reference implementation
+    assert math.isclose(lm.log_prob("ab"), log_prob_reference({"abcab": 1}, "ab", 3, 256, 3.0))
+    again = CharLm.from_state(json.loads(json.dumps(lm.to_state())))
+    assert again.log_prob("abc") == lm.log_prob("abc")
+    with pytest.raises(ModelError):
+        CharLm.from_state({"order": 3})
+
+
+def test_rescoring_chunker_roundtrip(train_docs, tmp_path):
+    ch = CharLmHmmChunker(order=5, n_best=4).fit(train_docs)
+    assert ch.rescorer_ is not None and ch.rescorer_.types == ["DATE", "DOCTOR"]
+    doc = Document("t", "Seen by Dr. Paz on 6/12.\nPlan: rest.")
+    spans = [(doc.text[s.start : s.end], s.label) for s in ch.detect(doc)]
+    assert spans == [("Paz", "DOCTOR"), ("6/12", "DATE")]
+    out = ch.save(tmp_path / "m")
+    assert (out / "rescorer.json.gz").is_file()
+    again = CharLmHmmChunker.load(out)
+    assert again.n_best == 4 and [(s.start, s.end, s.label) for s in again.detect(doc)] == [
+        (s.start, s.end, s.label) for s in ch.detect(doc)
+    ]
+    first_best = CharLmHmmChunker(order=5).fit(train_docs)
+    first_best.n_best = 4  # asked to rescore without a rescoring model
+    with pytest.raises(ModelError, match="rescoring model"):
+        first_best.detect(doc)

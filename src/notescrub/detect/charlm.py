@@ -64,9 +64,9 @@ class CharLmBank:
         self.lambda_factor = float(order if lambda_factor is None else lambda_factor)
         # n-gram string -> {state: count}; built by add(), compiled by freeze()
         self._raw: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
-        self._ngram: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._counts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._ctx: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._ngram: dict[str, tuple[Any, Any]] = {}
+        self._counts: dict[str, dict[int, float]] = {}
+        self._ctx: dict[str, tuple[Any, Any]] = {}
         self._frozen = False
 
     # -- training ---------------------------------------------------------------------
@@ -82,14 +82,19 @@ class CharLmBank:
                 raw[x[j : i + 1]][state] += count
 
     def freeze(self) -> None:
-        """Compile the counts into per-key sparse state vectors (required before scoring)."""
+        """Compile the counts into per-key sparse state vectors (required before scoring).
+
+        A key seen in one state only (most of them) stores a plain ``(int, float)`` pair,
+        which numpy indexes faster than one-element arrays.
+        """
         ctx_tot: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
         ctx_typ: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
         for gram, per_state in self._raw.items():
             h = gram[:-1]
-            for s, c in per_state.items():
-                ctx_tot[h][s] += c
-                ctx_typ[h][s] += 1.0
+            tot_h, typ_h = ctx_tot[h], ctx_typ[h]
+            for st, c in per_state.items():
+                tot_h[st] += c
+                typ_h[st] += 1.0
         L = self.lambda_factor
         # context h -> (states, 1 - λ(h)); per state λ(h) / count(h) scales the ML counts
         self._ctx = {}
@@ -97,16 +102,15 @@ class CharLmBank:
         for h, tot in ctx_tot.items():
             typ = ctx_typ[h]
             lam = {st: t / (t + L * typ[st]) for st, t in tot.items()}
-            idx, one_minus = _sparse({st: 1.0 - v for st, v in lam.items()})
-            self._ctx[h] = (idx, one_minus)
+            self._ctx[h] = _compact({st: 1.0 - v for st, v in lam.items()})
             scale[h] = {st: lam[st] / tot[st] for st in tot}
         # n-gram h·c -> (states, λ(h) · count(h·c) / count(h)): its interpolated ML term
         self._ngram = {}
         self._counts = {}
         for g, per_state in self._raw.items():
             sc = scale[g[:-1]]
-            self._ngram[g] = _sparse({st: c * sc[st] for st, c in per_state.items()})
-            self._counts[g] = _sparse(per_state)
+            self._ngram[g] = _compact({st: c * sc[st] for st, c in per_state.items()})
+            self._counts[g] = per_state
         self._raw = defaultdict(lambda: defaultdict(float))
         self._frozen = True
 
@@ -143,7 +147,7 @@ class CharLmBank:
             "order": self.order,
             "n_chars": self.n_chars,
             "lambda_factor": self.lambda_factor,
-            "ngrams": {g: [idx.tolist(), cnt.tolist()] for g, (idx, cnt) in self._counts.items()},
+            "ngrams": {g: [list(d), list(d.values())] for g, d in self._counts.items()},
         }
 
     @classmethod
@@ -166,7 +170,11 @@ class CharLmBank:
         return f"CharLmBank(n_states={self.n_states}, order={self.order}, ngrams={len(self._ngram)})"
 
 
-def _sparse(d: dict[int, float]) -> tuple[np.ndarray, np.ndarray]:
+def _compact(d: dict[int, float]) -> tuple[Any, Any]:
+    """``(state, value)`` for one state, else ``(index array, value array)``."""
+    if len(d) == 1:
+        ((k, v),) = d.items()
+        return k, v
     keys = sorted(d)
     return np.asarray(keys, dtype=np.intp), np.asarray([d[k] for k in keys], dtype=float)
 

@@ -17,8 +17,11 @@ trained on whole records. This module re-implements its first-best core, the
   legal successors (and legal start/end states).
 * **Decoding.** Viterbi over the whole record (vectorised over states); emission vectors
   are cached per token string.
-* **Not (yet) here:** LingPipe's n-best rescoring stage (``CharLmRescoringChunker``)
-  and confidence scores; every span has ``score = 1.0``. See
+* **Rescoring** (``n_best > 1``): LingPipe's ``CharLmRescoringChunker`` re-scores the
+  n best chunkings with chunk-type LMs and an LM over the text around the chunks;
+  here the k best paths of every region where the HMM hesitates are re-scored that way
+  (:mod:`notescrub.detect.lingpipe_rescore`).
+* Every span has ``score = 1.0`` (no confidence estimate). See
   ``docs/recipes-statdeid-lingpipe.md`` for the other differences from LingPipe.
 
 Spans carry the native training labels.
@@ -63,6 +66,7 @@ log = logging.getLogger(__name__)
 KIND = "lingpipe"
 _NEG = -1e30  # log(0) stand-in that keeps sums finite
 NEWLINE = "\n"
+RESCORER_FILE = "rescorer.json.gz"
 
 
 def sequence_tokens(doc: Document) -> list[Token]:
@@ -88,6 +92,9 @@ class CharLmHmmChunker(Detector):
     n_chars: alphabet size of the uniform base distribution (LingPipe demos: 256).
     lambda_factor: Witten-Bell interpolation factor (``None``: ``order``).
     alpha: add-α smoothing of the transition, start and end probabilities.
+    n_best: paths re-scored per hesitant region (``1``: first-best HMM decoding only).
+    rescore_eps: a token is hesitant when its most probable class has posterior below
+        ``1 - rescore_eps`` (or disagrees with the Viterbi path).
     name: detector (layer) name.
     cache_size: emission vectors kept per distinct token string.
     """
@@ -98,6 +105,8 @@ class CharLmHmmChunker(Detector):
         n_chars: int = 256,
         lambda_factor: float | None = None,
         alpha: float = 0.5,
+        n_best: int = 1,
+        rescore_eps: float = 0.01,
         name: str = "lingpipe",
         cache_size: int = 200_000,
     ) -> None:
@@ -105,6 +114,8 @@ class CharLmHmmChunker(Detector):
         self.n_chars = n_chars
         self.lambda_factor = lambda_factor
         self.alpha = alpha
+        self.n_best = n_best
+        self.rescore_eps = rescore_eps
         self.name = name
         self.cache_size = cache_size
 
@@ -144,6 +155,13 @@ class CharLmHmmChunker(Detector):
         self.bank_ = bank
         self.log_trans_, self.log_start_, self.log_end_ = _transition_logs(codec, trans, start, end, self.alpha)
         self.counts_ = {"trans": trans, "start": start, "end": end}
+        self.rescorer_ = None
+        if int(self.n_best) > 1:
+            from notescrub.detect.lingpipe_rescore import train_rescorer
+
+            records = [(d.text, [(toks[a].start, toks[b].end, t) for a, b, t in chunks])
+                       for d, (toks, chunks) in zip(docs, seqs)]
+            self.rescorer_ = train_rescorer(records, types, self.order, self.n_chars, self.lambda_factor)
         self.align_stats_ = stats.as_dict()
         self.training_ = {
             "documents": len(docs),
@@ -154,6 +172,12 @@ class CharLmHmmChunker(Detector):
         self._cache: dict[str, np.ndarray] = {}
         log.info("lingpipe chunker: %d states, %d types, trained in %.1fs", n, len(types), self.training_["seconds"])
         return self
+
+    @property
+    def types_(self) -> list[str]:
+        """Entity types learned (native labels)."""
+        self._check_fitted()
+        return list(self.codec_.types)
 
     # -- decoding ---------------------------------------------------------------------
     def _check_fitted(self) -> None:
@@ -200,6 +224,12 @@ class CharLmHmmChunker(Detector):
             return []
         em = self._emissions(toks)
         path = self.viterbi(em)
+        if int(self.n_best) > 1:
+            if getattr(self, "rescorer_", None) is None:
+                raise ModelError("n_best > 1 needs a rescoring model: fit or save the chunker with n_best > 1")
+            from notescrub.detect.lingpipe_rescore import rescore
+
+            path, _ = rescore(self, doc.text, toks, em, path)
         tags = [self.codec_.states[s] for s in path]
         chunks = self.codec_.decode(tags)
         return [Span(toks[a].start, toks[b].end, typ, 1.0, self.name) for a, b, typ in chunks]
@@ -221,6 +251,9 @@ class CharLmHmmChunker(Detector):
         with atomic_dir(directory, overwrite=overwrite) as tmp:
             with gzip.open(tmp / "emissions.json.gz", "wt", encoding="utf-8") as fh:
                 json.dump(self.bank_.to_state(), fh, ensure_ascii=False)
+            if self.rescorer_ is not None:
+                with gzip.open(tmp / RESCORER_FILE, "wt", encoding="utf-8") as fh:
+                    json.dump(self.rescorer_.to_state(), fh, ensure_ascii=False)
             (tmp / "model.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
         return Path(directory)
 
@@ -239,6 +272,7 @@ class CharLmHmmChunker(Detector):
         except (KeyError, TypeError, ValueError) as exc:
             raise ModelError(f"model.json is malformed: {exc}", path=d / "model.json") from None
         self.bank_ = _read_bank(d / "emissions.json.gz", n)
+        self.rescorer_ = _read_rescorer(d / RESCORER_FILE) if (d / RESCORER_FILE).exists() else None
         self.codec_ = codec
         self.counts_ = counts
         self.log_trans_, self.log_start_, self.log_end_ = _transition_logs(
@@ -251,7 +285,7 @@ class CharLmHmmChunker(Detector):
 
     # -- scikit-learn contract --------------------------------------------------------
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("order", "n_chars", "lambda_factor", "alpha", "name", "cache_size")}
+        return {k: getattr(self, k) for k in ("order", "n_chars", "lambda_factor", "alpha", "n_best", "rescore_eps", "name", "cache_size")}
 
     def set_params(self, **params: Any) -> "CharLmHmmChunker":
         for k, v in params.items():
@@ -297,6 +331,16 @@ def _read_bank(path: Path, n_states: int) -> CharLmBank:
     if bank.n_states != n_states:
         raise ModelError(f"emission models have {bank.n_states} states, the tag set {n_states}", path=path)
     return bank
+
+
+def _read_rescorer(path: Path) -> Any:
+    from notescrub.detect.lingpipe_rescore import RescoringModel
+
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            return RescoringModel.from_state(json.load(fh))
+    except (OSError, EOFError, json.JSONDecodeError) as exc:
+        raise ModelError(f"model file cannot be read: {exc}", path=path) from None
 
 
 def load_pipeline(directory: str | Path):  # -> Pipeline

@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from notescrub.errors import ConfigError
-from notescrub.features.extract import Featurizer
+from notescrub.features.extract import FeatureParts, Featurizer
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
 
@@ -55,6 +55,7 @@ NP_SOURCES = ("parser", "heuristic")
 _MED_LEXICON = {"en": "medical_terms", "es": "es_medical_terms"}
 _FUNCTION_LEXICON = {"en": "common_words", "es": "es_common_words"}
 _MAX_TERM_WORDS = 4
+_EMPTY_UNIT: tuple[list[str], dict[int, list[str]]] = ([], {})
 
 
 class StatDeidFeaturizer:
@@ -166,12 +167,25 @@ class StatDeidFeaturizer:
     def view(self, doc: Document) -> TokenView:
         return token_view(doc, fused=self.fused)
 
-    def attributes(self, doc: Document) -> list[list[str]]:
-        """Feature strings of every token of ``doc`` (value 1.0 each)."""
+    def parts(self, doc: Document) -> FeatureParts:
+        """The shared featurizer's :class:`~notescrub.features.extract.FeatureParts` with
+        Stat De-id's groups appended to every token's document-level features."""
         st = self._validated()
         view = self.view(doc)
         n = len(view.tokens)
-        out: list[list[str]] = st["shared"].attributes(doc) if st["shared"] is not None else [[] for _ in range(n)]
+        if st["shared"] is not None:
+            base = st["shared"].parts(doc)
+        else:
+            base = FeatureParts([t.text for t in view.tokens], [_EMPTY_UNIT] * n, [], [[] for _ in range(n)])
+        return base.with_extra(self._own(doc, view, st))
+
+    def attributes(self, doc: Document) -> list[list[str]]:
+        """Feature strings of every token of ``doc`` (value 1.0 each)."""
+        return self.parts(doc).join()
+
+    def _own(self, doc: Document, view: TokenView, st: dict[str, Any]) -> list[list[str]]:
+        n = len(view.tokens)
+        out: list[list[str]] = [[] for _ in range(n)]
         groups = st["groups"]
         if n == 0:
             return out

@@ -25,6 +25,9 @@ RECIPES: dict[str, str] = {
     "wi-deid": "notescrub.recipes.wi_deid:build",
     "aramaki": "notescrub.recipes.aramaki:build",
     "h-d": "notescrub.recipes.h_d:build",
+    "stat-deid": "notescrub.recipes.stat_deid:build",
+    "crfd": "notescrub.recipes.crfd:build",
+    "lingpipe": "notescrub.recipes.lingpipe:build",
 }
 
 
