@@ -25,6 +25,7 @@ RECIPES: dict[str, str] = {
     "wi-deid": "notescrub.recipes.wi_deid:build",
     "aramaki": "notescrub.recipes.aramaki:build",
     "h-d": "notescrub.recipes.h_d:build",
+    "manchester": "notescrub.recipes.manchester:build",
     "stat-deid": "notescrub.recipes.stat_deid:build",
     "crfd": "notescrub.recipes.crfd:build",
     "lingpipe": "notescrub.recipes.lingpipe:build",
