@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from notescrub.detect.consistency import ConsistencyTagger, MajorityTable, consistency_features, fold_of
+from notescrub.detect.consistency import (
+    ConsistencyTagger,
+    MajorityTable,
+    consistency_features,
+    fold_of,
+)
 from notescrub.detect.crf import CRFTagger
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer

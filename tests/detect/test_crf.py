@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import shutil
 from pathlib import Path
@@ -23,7 +24,7 @@ crf_synth = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(crf_synth)
 corpus = crf_synth.corpus
 
-FEATS = dict(groups=("lexical", "orthographic", "position"), window=(2, 2))
+FEATS = {"groups": ("lexical", "orthographic", "position"), "window": (2, 2)}
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +113,7 @@ def test_threshold_mode_is_monotone_and_nested(fitted, docs):
         fitted.threshold = t
         tagged.append({i for i, x in enumerate(fitted.decode(doc).tags) if x != "O"})
     fitted.threshold = None
-    for a, b in zip(tagged, tagged[1:]):
+    for a, b in itertools.pairwise(tagged):
         assert a <= b
     assert len(tagged[-1]) == len(fitted.featurizer.view(doc).tokens)  # t = 1: every token tagged
 
@@ -241,3 +242,12 @@ def test_copy_of_model_dir_loads(fitted, tmp_path):
     out = fitted.save(tmp_path / "m")
     shutil.copytree(out, tmp_path / "copy")
     assert CRFTagger.load(tmp_path / "copy").types_ == fitted.types_
+
+
+@pytest.mark.parametrize("text", ["Ruiz", "Dr. Ruiz", "Seen by Dr. Ruiz in Riverton.", ""])
+def test_cached_word_scores_equal_flat_scores(fitted, docs, text):
+    w = fitted.weights_
+    for d in [Document("s", text), docs[35]]:
+        parts = fitted.featurizer.parts(d)
+        assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))
+        assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))  # from the cache

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from notescrub.features.context import length_bucket, position_features, sentence_features
+from notescrub.features.context import (
+    length_bucket,
+    position_features,
+    sentence_features,
+)
 from notescrub.text.views import token_view
 from notescrub.types import Document
 

@@ -45,3 +45,9 @@ def test_chunk_features():
     assert feats[0] == [] and feats[-1] == []
     assert feats[1][:2] == ["cshape=d-d", "cpos=B"] and "c:PHONE_REG1" in feats[1]
     assert feats[2][1] == "cpos=I" and feats[3][1] == "cpos=L"
+
+
+@pytest.mark.parametrize("text, token", [("En diciembre-03 se", "03"), ("el 5 de junio de 2010 fue", "2010"),
+                                         ("En junio del mismo", "junio")])
+def test_spanish_dates(text, token):
+    assert "pat=DATE_ES" in _pats(text, "es")[token]

@@ -30,12 +30,14 @@ import json
 import logging
 import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from notescrub.detect.base import Detector
 from notescrub.detect.crf import META_FILE, CRFTagger, Decoded, _sha256, check_meta
 from notescrub.errors import ConfigError, ModelError
+from notescrub.features.extract import FeatureParts
 from notescrub.text.align import OUTSIDE, segments
 from notescrub.types import Document, Span
 
@@ -212,7 +214,7 @@ class ConsistencyTagger(Detector):
     def _clone(t: CRFTagger, **over: Any) -> CRFTagger:
         return CRFTagger(**{**t.get_params(), **over})
 
-    def fit(self, docs: Sequence[Document], layer: str = "gold") -> "ConsistencyTagger":
+    def fit(self, docs: Sequence[Document], layer: str = "gold") -> ConsistencyTagger:
         docs = list(docs)
         first = self.first or CRFTagger()
         second = self.second or CRFTagger()
@@ -255,19 +257,20 @@ class ConsistencyTagger(Detector):
             raise ModelError("ConsistencyTagger is not fitted: call fit() or load a model")
         return self.first_, self.second_
 
+    def _stage2_parts(self, doc: Document) -> FeatureParts:
+        first, _second = self._fitted()
+        feat = first._featurizer()
+        parts = feat.parts(doc)
+        tags1 = first.decode(doc, parts=parts).tags
+        keys = _keys(feat.view(doc).tokens)
+        return parts.with_extra(consistency_features(keys, tags1, self.corpus_tokens_, self.corpus_entries_))
+
     def final_attributes(self, doc: Document) -> tuple[CRFTagger, list[list[str]]]:
         """The second-stage tagger and its attributes for ``doc`` (first stage run inside)."""
-        first, second = self._fitted()
-        feat = first._featurizer()
-        attrs = feat.attributes(doc)
-        tags1 = first.decode(doc, attrs).tags
-        keys = _keys(feat.view(doc).tokens)
-        extra = consistency_features(keys, tags1, self.corpus_tokens_, self.corpus_entries_)
-        return second, _join(attrs, extra)
+        return self._fitted()[1], self._stage2_parts(doc).join()
 
     def decode(self, doc: Document) -> Decoded:
-        second, attrs2 = self.final_attributes(doc)
-        return second.decode(doc, attrs2)
+        return self._fitted()[1].decode(doc, parts=self._stage2_parts(doc))
 
     def detect(self, doc: Document) -> list[Span]:
         d = self.decode(doc)
@@ -303,7 +306,7 @@ class ConsistencyTagger(Detector):
         return Path(directory)
 
     @classmethod
-    def from_meta(cls, directory: Path, meta: dict[str, Any]) -> "ConsistencyTagger":
+    def from_meta(cls, directory: Path, meta: dict[str, Any]) -> ConsistencyTagger:
         check_meta(directory, meta)
         try:
             s1, s2 = meta["stage1"], meta["stage2"]

@@ -29,13 +29,14 @@ Viterbi and marginals (up to the 6 decimals of the weight dump).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import sparse
 
-__all__ = ["CRFWeights", "viterbi", "forward_backward", "ForwardBackward", "sequence_score", "segment_probability"]
+__all__ = ["CRFWeights", "ForwardBackward", "forward_backward", "segment_probability", "sequence_score", "viterbi"]
 
 
 @dataclass
@@ -46,9 +47,12 @@ class CRFWeights:
     attr_index: dict[str, int]
     state: sparse.csr_matrix
     trans: np.ndarray
+    _words: dict[str, tuple[Any, int]] = field(default_factory=dict, repr=False)
+    _vecs: np.ndarray | None = field(default=None, repr=False)
+    _offsets: tuple[int, ...] = field(default=(), repr=False)
 
     @classmethod
-    def from_tagger(cls, tagger: Any) -> "CRFWeights":
+    def from_tagger(cls, tagger: Any) -> CRFWeights:
         """Read the weights of an opened :class:`pycrfsuite.Tagger`."""
         info = tagger.info()
         labels = list(tagger.labels())
@@ -85,6 +89,62 @@ class CRFWeights:
             shape=(len(attrs), len(index)),
         )
         return np.asarray((x @ self.state).todense())
+
+
+    def _add_words(self, new: dict[str, Any], offsets: tuple[int, ...]) -> None:
+        """Score the own and window features of ``new`` words (one sparse product) and cache them."""
+        blocks: list[Sequence[str]] = []
+        for unit in new.values():
+            blocks.append(unit[0])
+            blocks.extend(unit[1][o] for o in offsets)
+        width = 1 + len(offsets)
+        scores = self.state_scores(blocks).reshape(len(new), width, len(self.labels))
+        start = len(self._words)
+        need = start + len(new)
+        vecs = self._vecs
+        if vecs is None or need > len(vecs):
+            grown = np.zeros((max(1024, need, 2 * (0 if vecs is None else len(vecs))), width, len(self.labels)))
+            if vecs is not None:
+                grown[: len(vecs)] = vecs
+            self._vecs = vecs = grown
+        vecs[start:need] = scores
+        for k, (word, unit) in enumerate(new.items()):
+            self._words[word] = (unit, start + k)
+
+    def scores_from_parts(self, parts: Any) -> np.ndarray:
+        """Same as ``state_scores(parts.join())``, with per-word scores cached.
+
+        ``parts`` is a :class:`notescrub.features.extract.FeatureParts`; a word's own and
+        window features are scored once per distinct word and reused across documents.
+        """
+        offsets = tuple(parts.offsets)
+        if offsets != self._offsets or len(self._words) > 200_000:
+            self._words, self._vecs, self._offsets = {}, None, offsets
+        n = len(parts.words)
+        S = self.state_scores(parts.extra)
+        if n == 0:
+            return S
+        cache = self._words
+        new: dict[str, Any] = {}
+        for w, u in zip(parts.words, parts.units):
+            hit = cache.get(w)
+            if hit is None or hit[0] is not u:  # unseen word, or a reconfigured featurizer
+                new[w] = u
+        if new:
+            for w in new:
+                cache.pop(w, None)
+            self._add_words(new, offsets)
+        rows = np.fromiter((cache[w][1] for w in parts.words), dtype=np.int64, count=n)
+        G = self._vecs[rows]  # type: ignore[index]
+        S += G[:, 0]
+        for k, o in enumerate(offsets):  # token i gets the offset-o features of word i + o
+            if abs(o) >= n:
+                continue
+            if o > 0:
+                S[: n - o] += G[o:, 1 + k]
+            else:
+                S[-o:] += G[: n + o, 1 + k]
+        return S
 
 
 def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:

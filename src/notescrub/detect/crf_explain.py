@@ -12,8 +12,8 @@ masked (``"lw=<text>"``), so an explanation never carries PHI.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
-
+from collections.abc import Callable
+from typing import Any
 
 from notescrub.types import Document, Span
 

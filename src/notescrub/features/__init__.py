@@ -7,4 +7,4 @@
 
 from notescrub.features.extract import DEFAULT_GROUPS, GROUPS, Featurizer
 
-__all__ = ["Featurizer", "GROUPS", "DEFAULT_GROUPS"]
+__all__ = ["DEFAULT_GROUPS", "GROUPS", "Featurizer"]

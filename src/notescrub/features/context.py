@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from notescrub.text.views import TokenView
 
-__all__ = ["sentence_features", "position_features", "length_bucket"]
+__all__ = ["length_bucket", "position_features", "sentence_features"]
 
 _TOP_LINES = 10
 _BOTTOM_LINES = 5

@@ -19,13 +19,13 @@ observation that rare words are more often names.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Callable, Mapping
 
 from notescrub.errors import ConfigError
 from notescrub.features.token import strip_accents
 
-__all__ = ["DictionaryFeatures", "LEXICONS_BY_LANG", "for_lang"]
+__all__ = ["LEXICONS_BY_LANG", "DictionaryFeatures", "for_lang"]
 
 #: Lexicons used per language (names of :func:`notescrub.lexicons.lexicon`).
 LEXICONS_BY_LANG: dict[str, tuple[str, ...]] = {

@@ -34,7 +34,9 @@ True
 from __future__ import annotations
 
 import inspect
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.features.context import position_features, sentence_features
@@ -43,12 +45,52 @@ from notescrub.features.token import lexical_features, orthographic_features
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
 
-__all__ = ["Featurizer", "GROUPS", "DEFAULT_GROUPS"]
+__all__ = ["DEFAULT_GROUPS", "GROUPS", "FeatureParts", "Featurizer"]
 
 GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos")
 DEFAULT_GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position")
 _WINDOW_GROUPS = ("lexical", "orthographic", "dictionary")
 _CACHE_MAX = 300_000
+
+
+Unit = tuple[list[str], dict[int, list[str]]]
+
+
+@dataclass
+class FeatureParts:
+    """A document's features in parts: cached per-word units plus per-token extras.
+
+    ``units[i]`` is ``(own features, {offset: features given to the token at i - offset})``
+    of token ``i``'s word (shared between equal words, so scores can be cached per word);
+    ``extra[i]`` the document-dependent features of token ``i``.
+    """
+
+    words: list[str]
+    units: list[Unit]
+    offsets: list[int]
+    extra: list[list[str]]
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def join(self) -> list[list[str]]:
+        """One flat feature list per token."""
+        n = len(self.words)
+        units, offsets = self.units, self.offsets
+        out: list[list[str]] = []
+        for i in range(n):
+            attrs = list(units[i][0])
+            for o in offsets:
+                j = i + o
+                if 0 <= j < n:
+                    attrs += units[j][1][o]
+            attrs += self.extra[i]
+            out.append(attrs)
+        return out
+
+    def with_extra(self, more: list[list[str]]) -> FeatureParts:
+        """A copy with ``more[i]`` appended to token ``i``'s extra features."""
+        return FeatureParts(self.words, self.units, self.offsets, [a + b for a, b in zip(self.extra, more)])
 
 
 class Featurizer:
@@ -103,7 +145,7 @@ class Featurizer:
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self._param_names()}
 
-    def set_params(self, **params: Any) -> "Featurizer":
+    def set_params(self, **params: Any) -> Featurizer:
         unknown = set(params) - set(self._param_names())
         if unknown:
             raise ConfigError(f"unknown featurizer parameters {sorted(unknown)}")
@@ -117,7 +159,7 @@ class Featurizer:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in self.get_params().items()}
 
     @classmethod
-    def from_config(cls, config: dict[str, Any]) -> "Featurizer":
+    def from_config(cls, config: dict[str, Any]) -> Featurizer:
         unknown = set(config) - set(cls._param_names())
         if unknown:
             raise ConfigError(f"unknown featurizer parameters {sorted(unknown)}")
@@ -199,14 +241,14 @@ class Featurizer:
     def view(self, doc: Document) -> TokenView:
         return token_view(doc, fused=self.fused)
 
-    def attributes(self, doc: Document) -> list[list[str]]:
-        """Feature strings of every token of ``doc`` (value 1.0 each)."""
+    def parts(self, doc: Document) -> FeatureParts:
+        """The features of ``doc`` before they are joined per token (see :class:`FeatureParts`)."""
         st = self._validated()
         view = self.view(doc)
         toks = view.tokens
         n = len(toks)
         if n == 0:
-            return []
+            return FeatureParts([], [], st["offsets"], [])
         cache = st["cache"]
         if len(cache) > _CACHE_MAX:
             cache.clear()
@@ -217,21 +259,18 @@ class Featurizer:
                 u = cache[t.text] = self._unit(t.text, st)
             units.append(u)
         extra = self._document_features(doc, view, st)
-        offsets = st["offsets"]
-        out: list[list[str]] = []
-        for i in range(n):
-            attrs = list(units[i][0])
-            for o in offsets:
-                j = i + o
-                if 0 <= j < n:
-                    attrs += units[j][1][o]
-            for feats in extra:
-                attrs += feats[i]
-            out.append(attrs)
+        per_token: list[list[str]] = [[] for _ in range(n)]
+        for feats in extra:
+            for i in range(n):
+                per_token[i] += feats[i]
         if "lexical" in st["groups"]:
-            out[0].append("BOS")
-            out[-1].append("EOS")
-        return out
+            per_token[0].append("BOS")
+            per_token[-1].append("EOS")
+        return FeatureParts([t.text for t in toks], units, st["offsets"], per_token)
+
+    def attributes(self, doc: Document) -> list[list[str]]:
+        """Feature strings of every token of ``doc`` (value 1.0 each)."""
+        return self.parts(doc).join()
 
     def _document_features(self, doc: Document, view: TokenView, st: dict[str, Any]) -> list[list[list[str]]]:
         groups = st["groups"]

@@ -39,6 +39,10 @@ _ES_HOSPITAL = ("hospital", "clínica", "clinica", "centro de salud", "centro m�
 _ES_STREET = ("calle", "c/", "avenida", "avda.", "avda", "av.", "plaza", "pza.", "paseo", "pº", "camino", "carretera",
               "ctra.", "ronda", "travesía", "urbanización", "glorieta", "vía", "pasaje")
 
+_ES_MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "setiembre",
+              "octubre", "noviembre", "diciembre", "ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep",
+              "sept", "oct", "nov", "dic")
+
 _CAP = r"[^\W\d_a-zß-ÿ][\w'’.-]*"
 _COMMON: dict[str, str] = {
     "PHONE": r"(?<!\d)(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{2,4}(?:[ .-]\d{2,4}){0,2}(?!\d)",
@@ -60,6 +64,8 @@ def patterns_for(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     pats = dict(_COMMON)
     if lang == "es":
         pats["HOSP"] = rf"(?i:{_alt(_ES_HOSPITAL)})(?:\s+(?:de(?:l| la| los)?|{_CAP})){{1,5}}"
+        pats["DATE_ES"] = (rf"(?i:\b(?:\d{{1,2}}\s+de\s+)?(?:{_alt(_ES_MONTHS)})\b\.?"
+                           rf"(?:\s*(?:-|de(?:l)?)\s*\d{{2,4}}\b)?)")
         pats["ADDR"] = rf"(?i:{_alt(_ES_STREET)})\s*(?:(?:de(?:l| la| los)?|{_CAP})\s*){{1,5}},?\s*(?:n[ºo°]\.?\s*)?\d+"
     else:
         from notescrub.lexicons import lexicon

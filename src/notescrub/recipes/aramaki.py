@@ -38,8 +38,8 @@ __all__ = ["build", "featurizer"]
 def featurizer(lang: str = "en", pos: bool = False, **overrides: Any) -> Featurizer:
     """Aramaki's local, sentence and extra-resource features."""
     groups = ("lexical", "orthographic", "dictionary", "sentence") + (("pos",) if pos else ())
-    params: dict[str, Any] = dict(groups=groups, window=(2, 2), affixes=0, window_affixes=False, bigrams=False,
-                                  window_groups=("lexical", "orthographic"), lang=lang)
+    params: dict[str, Any] = {"groups": groups, "window": (2, 2), "affixes": 0, "window_affixes": False, "bigrams": False,
+                                  "window_groups": ("lexical", "orthographic"), "lang": lang}
     params.update(overrides)
     return Featurizer(**params)
 
@@ -47,8 +47,8 @@ def featurizer(lang: str = "en", pos: bool = False, **overrides: Any) -> Featuri
 def build(lang: str = "en", pos: bool = False, folds: int = 5, features: dict[str, Any] | None = None,
           **overrides: Any) -> ConsistencyTagger:
     """An unfitted two-stage tagger (``overrides`` apply to both CRF stages)."""
-    params: dict[str, Any] = dict(scheme="BIO", sequence="sentence", algorithm="lbfgs", c1=0.0, c2=0.5,
-                                  max_iterations=200)
+    params: dict[str, Any] = {"scheme": "BIO", "sequence": "sentence", "algorithm": "lbfgs", "c1": 0.0, "c2": 0.5,
+                                  "max_iterations": 200}
     params.update(overrides)
     feat = featurizer(lang, pos, **(features or {}))
     return ConsistencyTagger(CRFTagger(feat, **params), CRFTagger(feat, **params), folds=folds)

@@ -37,22 +37,22 @@ __all__ = ["build", "featurizer"]
 
 def featurizer(lang: str = "en", **overrides: Any) -> Featurizer:
     """Carafe-ALL's feature configuration."""
-    params: dict[str, Any] = dict(
-        groups=("lexical", "orthographic", "dictionary"),
-        window=(3, 2),
-        affixes=2,
-        window_affixes=True,
-        bigrams=True,
-        window_groups=("lexical",),
-        lang=lang,
-    )
+    params: dict[str, Any] = {
+        "groups": ("lexical", "orthographic", "dictionary"),
+        "window": (3, 2),
+        "affixes": 2,
+        "window_affixes": True,
+        "bigrams": True,
+        "window_groups": ("lexical",),
+        "lang": lang,
+    }
     params.update(overrides)
     return Featurizer(**params)
 
 
 def build(lang: str = "en", features: dict[str, Any] | None = None, **overrides: Any) -> CRFTagger:
     """An unfitted Carafe-style :class:`CRFTagger` (``overrides`` replace tagger parameters)."""
-    params: dict[str, Any] = dict(scheme="BIO", sequence="record", algorithm="lbfgs", c1=0.0, c2=0.005,
-                                  max_iterations=200, bias=-1.0)
+    params: dict[str, Any] = {"scheme": "BIO", "sequence": "record", "algorithm": "lbfgs", "c1": 0.0, "c2": 0.005,
+                                  "max_iterations": 200, "bias": -1.0}
     params.update(overrides)
     return CRFTagger(featurizer(lang, **(features or {})), **params)

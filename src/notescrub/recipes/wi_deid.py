@@ -38,15 +38,15 @@ __all__ = ["build", "featurizer"]
 def featurizer(lang: str = "en", pos: bool = False, **overrides: Any) -> Featurizer:
     """WI-deId's feature configuration (unofficial run 2)."""
     groups = ("lexical", "orthographic", "dictionary") + (("pos",) if pos else ())
-    params: dict[str, Any] = dict(groups=groups, window=(2, 2), affixes=4, window_affixes=True, bigrams=False,
-                                  window_groups=("lexical", "orthographic", "dictionary"), lang=lang)
+    params: dict[str, Any] = {"groups": groups, "window": (2, 2), "affixes": 4, "window_affixes": True, "bigrams": False,
+                                  "window_groups": ("lexical", "orthographic", "dictionary"), "lang": lang}
     params.update(overrides)
     return Featurizer(**params)
 
 
 def build(lang: str = "en", pos: bool = False, features: dict[str, Any] | None = None, **overrides: Any) -> CRFTagger:
     """An unfitted WI-deId-style :class:`CRFTagger`."""
-    params: dict[str, Any] = dict(scheme="BIO", sequence="sentence", algorithm="lbfgs", c1=0.0, c2=0.5,
-                                  max_iterations=200)
+    params: dict[str, Any] = {"scheme": "BIO", "sequence": "sentence", "algorithm": "lbfgs", "c1": 0.0, "c2": 0.5,
+                                  "max_iterations": 200}
     params.update(overrides)
     return CRFTagger(featurizer(lang, pos, **(features or {})), **params)

@@ -36,23 +36,24 @@ of the same type starts a new one, so any tag sequence decodes.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from notescrub.errors import ConfigError
 from notescrub.types import Span
 
 __all__ = [
-    "SCHEMES",
     "OUTSIDE",
+    "SCHEMES",
     "AlignStats",
-    "resolve_overlaps",
-    "spans_to_tags",
-    "tags_to_spans",
-    "tag_type",
-    "tag_prefix",
-    "scheme_tags",
     "repair_tags",
+    "resolve_overlaps",
+    "scheme_tags",
+    "spans_to_tags",
+    "tag_prefix",
+    "tag_type",
+    "tags_to_spans",
 ]
 
 SCHEMES = ("IO", "BIO", "BILOU")
@@ -75,7 +76,7 @@ class AlignStats:
     token_conflicts: int = 0
     no_tokens: int = 0
 
-    def add(self, other: "AlignStats") -> None:
+    def add(self, other: AlignStats) -> None:
         for k, v in asdict(other).items():
             setattr(self, k, getattr(self, k) + v)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from notescrub.errors import ConfigError, LabelError
 
@@ -27,6 +28,10 @@ written atomically; if any document fails, nothing is written.
 
 CRF models take --bias (added to the O label's score: negative = more recall,
 e.g. -1.0) or --threshold T (tag every token whose P(O) < T).
+Hybrid models (kind "hybrid", e.g. trained with --recipe manchester) offer
+operating points: --preset precision|recall|f1 (see docs/hybrid.md). Models with
+a patient-level second pass read the notes of one patient together (by the
+"patient" field), so notes are written grouped by patient.
 --explain adds, per span, the strongest non-lexical features of its first token
 (features made of the note's words are masked, so no text leaks).
 
@@ -34,6 +39,7 @@ examples:
   notescrub annotate notes.jsonl -o spans.jsonl --model es-meddocan
   notescrub annotate meddocan/dev/brat -o dev.jsonl --model models/carafe --bias -1.5
   notescrub annotate notes.jsonl -o spans.jsonl --model es-meddocan --threshold 0.9 --explain
+  notescrub annotate notes.jsonl -o spans.jsonl --model models/manchester --preset recall
 """
 
 log = logging.getLogger(__name__)
@@ -48,6 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threshold", type=float, metavar="T", help="marginal decoding: tag tokens with P(O) < T")
     p.add_argument("--labels", metavar="L1,L2", help="only output these model labels")
     p.add_argument("--explain", action="store_true", help="add the strongest (non-lexical) features of each span")
+    p.add_argument("--preset", metavar="NAME", help="operating point of a hybrid model (precision, recall, f1...)")
 
 
 def _crf_detectors(pipeline: Any) -> list[Any]:
@@ -97,9 +104,9 @@ def run(args: argparse.Namespace) -> int:
     from notescrub.detect.crf_explain import explainer
     from notescrub.io import read_corpus
     from notescrub.io.atomic import atomic_file
-    from notescrub.registry import load_model
+    from notescrub.recipes.loader import load_with_preset
 
-    pipeline = load_model(args.model)
+    pipeline = load_with_preset(args.model, getattr(args, "preset", None))
     configure(pipeline, args.bias, args.threshold)
     keep: set[str] | None = None
     if args.labels:
@@ -113,9 +120,8 @@ def run(args: argparse.Namespace) -> int:
     unmapped: set[str] = set()
     n = 0
     with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-        for doc in read_corpus(args.input, args.format):
-            clean = doc.copy(layers=False)  # gold spans in the input are ignored
-            out = pipeline(clean)
+        # gold spans in the input are ignored; patient-level pipelines get each patient's notes together
+        for out in pipeline.pipe(doc.copy(layers=False) for doc in read_corpus(args.input, args.format)):
             spans = [s for s in out.layer(pipeline.output_layer) if keep is None or s.label in keep]
             unmapped.update(s.label for s in spans if s.phi is None)
             fh.write(json.dumps(record(out, spans, explain), ensure_ascii=False) + "\n")
