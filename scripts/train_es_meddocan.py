@@ -47,6 +47,27 @@ CREDIT = {
 }
 
 
+README = """\
+# es-meddocan
+
+Spanish clinical de-identification model for notescrub (`--model es-meddocan`): a CRF
+(python-crfsuite weights + notescrub decoding) predicting the native MEDDOCAN labels
+(NOMBRE_SUJETO_ASISTENCIA, FECHAS, TERRITORIO, ...; `phi` gives the i2b2-2014 subtype).
+Trained by `scripts/train_es_meddocan.py ship`; configuration and figures in docs/crf.md
+and model.json.
+
+## Credit and licence of the training data
+
+Trained on the train and dev splits of MEDDOCAN (SPACCC_MEDDOCAN), licensed under
+Creative Commons Attribution 4.0 (CC BY 4.0, https://creativecommons.org/licenses/by/4.0/).
+Marimon M, Gonzalez-Agirre A, Intxaurrondo A, et al. Automatic De-identification of Medical
+Texts in Spanish: the MEDDOCAN Track, Corpus, Guidelines, Methods and Evaluation of Results.
+IberLEF 2019. Copyright (c) 2019 Secretaría de Estado para el Avance Digital (SEAD).
+Changes: only learned feature weights are distributed (feature strings include words and
+affixes seen in the corpus); no document text is included.
+"""
+
+
 def build() -> CRFTagger:
     return carafe.build(lang="es", features=FEATURES, **{**TAGGER, "name": "crf"})
 
@@ -94,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     if REPORT.is_file():
         extra["metrics"] = {"dev_train_only_model": json.loads(REPORT.read_text(encoding="utf-8"))["dev_strict_micro"]}
     model.save(MODEL_DIR, overwrite=True, extra=extra)
+    (MODEL_DIR / "README.md").write_text(README, encoding="utf-8")
     size = sum(f.stat().st_size for f in MODEL_DIR.iterdir())
     print(json.dumps({"model_dir": str(MODEL_DIR), "bytes": size, "training": timing}, indent=2))
     return 0

@@ -125,3 +125,40 @@ def test_empty_documents(data, model, tmp_path):
     out = tmp_path / "o.jsonl"
     assert main(["-q", "annotate", str(src), "-o", str(out), "--model", str(model)]) == 0
     assert [r["spans"] for r in _read(out)] == [[], []]
+
+
+def _packaged():
+    from notescrub.registry import packaged_models
+
+    if "es-meddocan" not in packaged_models():
+        pytest.skip("es-meddocan is not packaged")
+
+
+def test_packaged_es_meddocan_by_name(tmp_path):
+    _packaged()
+    src = tmp_path / "es.jsonl"
+    text = ("Nombre: Ramiro Sotomayor Quesada.\nFecha de ingreso: 14/02/2019.\n"
+            "Paciente de 63 años remitido al Hospital Clínico de Valdemoro.")
+    src.write_text(json.dumps({"id": "es1", "text": text}) + "\n", encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    assert main(["-q", "annotate", str(src), "-o", str(out), "--model", "es-meddocan"]) == 0
+    spans = {(text[s["start"]:s["end"]], s["type"]) for s in _read(out)[0]["spans"]}
+    assert ("Ramiro Sotomayor Quesada", "NOMBRE_SUJETO_ASISTENCIA") in spans
+    assert ("14/02/2019", "FECHAS") in spans
+
+
+@pytest.mark.slow
+def test_packaged_es_meddocan_on_meddocan(meddocan_dir):
+    """Regression check on 15 dev notes (seen in training: not a held-out score)."""
+    _packaged()
+    from notescrub.io import read_corpus
+    from notescrub.registry import load_model
+
+    pipe = load_model("es-meddocan")
+    docs = list(read_corpus(meddocan_dir / "dev" / "brat"))[:15]
+    tp = fp = fn = 0
+    for d in docs:
+        gold = {(s.start, s.end, s.label) for s in d.layer("gold")}
+        pred = {(s.start, s.end, s.label) for s in pipe(d.copy(layers=False)).layer("phi")}
+        tp, fp, fn = tp + len(gold & pred), fp + len(pred - gold), fn + len(gold - pred)
+    assert 2 * tp / (2 * tp + fp + fn) > 0.95
