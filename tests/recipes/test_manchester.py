@@ -1,0 +1,199 @@
+"""Tests of the Manchester hybrid recipe on tiny synthetic corpora (seconds) and a MEDDOCAN sample."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from notescrub.cli.main import main
+from notescrub.errors import ConfigError, ModelError
+from notescrub.recipes import get_recipe
+from notescrub.recipes.manchester import ManchesterRecipe, group_of
+from notescrub.registry import load_model
+from notescrub.types import Document, Span
+
+_FIRST = ["Adaeze", "Brannoc", "Celestyn", "Dovrik", "Eulalie", "Fenwick", "Gwendys", "Horatia"]
+_LAST = ["Qolvanek", "Brisbee", "Tarnow", "Okafor", "Lindqvist", "Marchetti", "Osei", "Ferreira"]
+_HOSP = ["Halvorsen Memorial Hospital", "Quillan General Hospital", "Ostrander Medical Center"]
+_CITY = ["Boston", "Denver", "Portland", "Albany"]
+_PROF = ["plumber", "teacher", "carpenter", "accountant"]
+
+
+def _span(text: str, surface: str, label: str, start: int = 0) -> Span:
+    i = text.index(surface, start)
+    return Span(i, i + len(surface), label)
+
+
+def english(n_patients: int, seed: int = 0) -> list[Document]:
+    """Two notes per patient; the second names the patient by surname only."""
+    rnd = random.Random(seed)
+    docs = []
+    for p in range(n_patients):
+        first, last = rnd.choice(_FIRST), rnd.choice(_LAST)
+        hosp, city, prof = rnd.choice(_HOSP), rnd.choice(_CITY), rnd.choice(_PROF)
+        doc_last = rnd.choice([x for x in _LAST if x != last])
+        m, d = rnd.randint(1, 12), rnd.randint(10, 28)
+        t1 = (f"{first} {last} is a {rnd.randint(30, 89)} yo man admitted to {hosp} on {m:02d}/{d}/2091.\n"
+              f"He lives in {city} and works as a {prof}.\nSeen by Dr. {doc_last}.")
+        s1 = [_span(t1, f"{first} {last}", "PATIENT"), _span(t1, hosp, "HOSPITAL"),
+              _span(t1, f"{m:02d}/{d}/2091", "DATE"), _span(t1, city, "CITY"), _span(t1, prof, "PROFESSION"),
+              _span(t1, doc_last, "DOCTOR", t1.index("Dr."))]
+        age = t1.split(" is a ")[1].split(" ")[0]
+        s1.append(_span(t1, age, "AGE", t1.index(" is a ")))
+        t2 = f"{last} returns on {m:02d}/{d + 1}/2091 feeling better.\nBP 120/80. Plan per Dr. {doc_last}."
+        s2 = [_span(t2, last, "PATIENT"), _span(t2, f"{m:02d}/{d + 1}/2091", "DATE"),
+              _span(t2, doc_last, "DOCTOR", t2.index("Dr."))]
+        docs.append(Document(f"p{p}-1", t1, f"P{p}", layers={"gold": s1}))
+        docs.append(Document(f"p{p}-2", t2, f"P{p}", layers={"gold": s2}))
+    return docs
+
+
+def spanish(n: int, seed: int = 0) -> list[Document]:
+    """MEDDOCAN-style native labels, no Spanish rules needed."""
+    rnd = random.Random(seed)
+    docs = []
+    for i in range(n):
+        first, last, city = rnd.choice(_FIRST), rnd.choice(_LAST), rnd.choice(["Madrid", "Sevilla", "Lugo"])
+        sex = rnd.choice(["Varón", "Mujer"])
+        text = (f"Nombre: {first} {last}.\nSexo: {sex}.\nFecha de ingreso: {rnd.randint(10, 28)}/03/2019.\n"
+                f"Domicilio en {city}.")
+        date = text.split("ingreso: ")[1].split(".")[0]
+        spans = [_span(text, f"{first} {last}", "NOMBRE_SUJETO_ASISTENCIA"), _span(text, sex, "SEXO_SUJETO_ASISTENCIA"),
+                 _span(text, date, "FECHAS"), _span(text, city, "TERRITORIO")]
+        docs.append(Document(f"e{i}", text, None, layers={"gold": spans}))
+    return docs
+
+
+@pytest.fixture(scope="module")
+def fitted() -> ManchesterRecipe:
+    return ManchesterRecipe(max_iterations=25, n_jobs=1).fit(english(14))
+
+
+def test_group_of():
+    assert [group_of(x) for x in ("FECHAS", "DATE", "CENTRO_SALUD", "OTROS_SUJETO_ASISTENCIA")] == \
+        ["DATE", "DATE", "HOSPITAL", "OTROS_SUJETO_ASISTENCIA"]
+
+
+def test_plan_follows_the_paper(fitted: ManchesterRecipe):
+    plan = fitted.plan_
+    # dates are well covered by the rules: knowledge only at the precision point, CRF added for recall and F1
+    assert "rules" in plan["DATE"]["knowledge"] and plan["DATE"]["ml"] == "crf_date"
+    assert plan["DATE"]["sources"]["precision"] == plan["DATE"]["knowledge"]
+    assert "crf_date" in plan["DATE"]["sources"]["recall"] and "crf_date" in plan["DATE"]["sources"]["f1"]
+    # Doctor's CRF only at the recall point (when the rules are usable for it)
+    if plan["DOCTOR"]["knowledge"]:
+        assert "crf_doctor" not in plan["DOCTOR"]["sources"]["f1"]
+        assert "crf_doctor" in plan["DOCTOR"]["sources"]["recall"]
+    # City, Hospital, Profession: CRF in every preset
+    for g in ("CITY", "HOSPITAL", "PROFESSION"):
+        assert all(plan[g]["ml"] in plan[g]["sources"][p] for p in ("precision", "recall", "f1"))
+    # Age has no per-type CRF; with usable rules there is no residual CRF for it
+    assert plan["AGE"]["ml"] in (None, "crf_rest")
+    assert (plan["AGE"]["ml"] is None) == bool(plan["AGE"]["knowledge"])
+
+
+def test_presets_differ_as_planned(fitted: ManchesterRecipe):
+    presets = fitted.model_.presets
+    assert presets["precision"]["components"]["crf_date"]["enabled"] is False
+    assert presets["recall"]["components"]["crf_date"]["enabled"] is True
+    assert presets["recall"]["resolver"]["name"] == "cover"
+    names = [d.name for d in fitted.pipeline("precision").detectors]
+    assert "crf_date" not in names and names[-1] == "two_pass"
+    assert "two_pass" not in [d.name for d in fitted.pipeline("f1", second_pass=False).detectors]
+
+
+def test_detects_and_round_trips(tmp_path: Path, fitted: ManchesterRecipe):
+    test = english(4, seed=99)
+    pred = [[(s.start, s.end, s.label) for s in fitted.detect(d)] for d in test]
+    gold = [{(s.start, s.end, s.label) for s in d.layer("gold")} for d in test]
+    tp = sum(len(set(p) & g) for p, g in zip(pred, gold))
+    assert tp / sum(len(g) for g in gold) > 0.6  # a real signal even from 28 tiny notes
+    out = fitted.save(tmp_path / "m")
+    meta = json.loads((out / "model.json").read_text(encoding="utf-8"))
+    assert meta["kind"] == "hybrid" and meta["default_preset"] == "f1"
+    assert meta["training"]["plan"]["DATE"]["ml"] == "crf_date"
+    loaded = load_model(out)
+    again = [[(s.start, s.end, s.label) for s in loaded(d.copy(layers=False)).layer("phi")] for d in test]
+    assert again == pred
+    assert set(fitted.types_) >= {"DATE", "PATIENT", "DOCTOR", "SSN"}  # rule types beyond the training labels
+
+
+def test_second_pass_uses_the_other_notes_of_the_patient(fitted: ManchesterRecipe):
+    notes = [d.copy(layers=False) for d in english(1, seed=7)]
+    with_two = fitted.pipeline("f1").pipe(notes)
+    two_pass_spans = [s for d in with_two for s in d.layer("two_pass")]
+    assert all(s.label in ("PATIENT", "DOCTOR", "CITY", "HOSPITAL") for s in two_pass_spans)
+
+
+def test_native_labels_stay_native():
+    train = spanish(16)
+    r = get_recipe("manchester")(lang="es", max_iterations=20, n_jobs=1).fit(train)
+    assert r.types_ == sorted({"NOMBRE_SUJETO_ASISTENCIA", "SEXO_SUJETO_ASISTENCIA", "FECHAS", "TERRITORIO"})
+    assert r.plan_["SEXO_SUJETO_ASISTENCIA"]["ml"] == "crf_rest"  # no subtype, no rules: residual CRF
+    assert r.plan_["CITY"]["labels"] == ["TERRITORIO"]
+    rules = next(c for c in r.model_.components if c.name == "rules")
+    assert rules.options["relabel"]["DATE"] == "FECHAS"
+    labels = {s.label for d in spanish(4, seed=3) for s in r.detect(d)}
+    assert labels and labels <= set(r.types_)
+
+
+def test_bad_parameters():
+    with pytest.raises(ConfigError, match="unknown preset"):
+        ManchesterRecipe(preset="best").fit(english(2))
+    with pytest.raises(ConfigError, match="min_precision"):
+        ManchesterRecipe(min_precision=2).fit(english(2))
+    with pytest.raises(ModelError, match="no annotated spans"):
+        ManchesterRecipe().fit([Document("a", "nothing here")])
+    with pytest.raises(ModelError, match="not fitted"):
+        ManchesterRecipe().detect(Document("a", "x"))
+
+
+def _jsonl(path: Path, docs: list[Document], spans: bool = True) -> Path:
+    with open(path, "w", encoding="utf-8") as fh:
+        for d in docs:
+            rec = {"id": d.id, "patient": d.patient_id, "text": d.text}
+            if spans:
+                rec["spans"] = [{"start": s.start, "end": s.end, "type": s.label} for s in d.layer("gold")]
+            fh.write(json.dumps(rec) + "\n")
+    return path
+
+
+def test_cli_train_and_annotate_with_presets(tmp_path: Path):
+    train = _jsonl(tmp_path / "train.jsonl", english(10))
+    raw = _jsonl(tmp_path / "raw.jsonl", english(3, seed=5), spans=False)
+    model = tmp_path / "model"
+    rc = main(["-q", "train", "--recipe", "manchester", "--train", str(train), "-o", str(model),
+               "--set", "max_iterations=15", "--set", "n_jobs=1", "--name", "tiny-manchester"])
+    assert rc == 0
+    meta = json.loads((model / "model.json").read_text(encoding="utf-8"))
+    assert meta["recipe"] == "manchester" and meta["model_name"] == "tiny-manchester"
+    counts = {}
+    for preset in ("precision", "f1", "recall"):
+        out = tmp_path / f"{preset}.jsonl"
+        assert main(["-q", "annotate", str(raw), "-o", str(out), "--model", str(model), "--preset", preset]) == 0
+        recs = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+        assert len(recs) == 6 and all("text" not in r for r in recs)
+        counts[preset] = sum(len(r["spans"]) for r in recs)
+    assert counts["precision"] <= counts["recall"]
+    assert main(["-q", "annotate", str(raw), "-o", str(tmp_path / "x.jsonl"), "--model", str(model),
+                 "--preset", "nope"]) == 2
+
+
+@pytest.mark.slow
+def test_meddocan_sample(meddocan_dir: Path):
+    from notescrub.evaluate import evaluate
+    from notescrub.io import read_corpus
+
+    train = list(read_corpus(meddocan_dir / "train" / "brat"))[:20]
+    dev = list(read_corpus(meddocan_dir / "dev" / "brat"))[:8]
+    r = ManchesterRecipe(lang="es", max_iterations=10, n_jobs=1).fit(train)
+    preds = []
+    for d in dev:
+        p = d.copy(layers=False)
+        p.add_layer("gold", r.detect(p))
+        preds.append(p)
+    res = evaluate(dev, preds, scheme="meddocan", bootstrap_resamples=0)  # refuses non-MEDDOCAN labels
+    assert res["meddocan"]["subtask1"]["f1"] > 0.5
