@@ -1,0 +1,44 @@
+"""Report writing: files, HTML safety, CSV content."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from notescrub.experiments.common import Section
+from notescrub.experiments.report import render_html, write_report
+
+
+def _sec() -> Section:
+    s = Section("carafe", "Carafe <study>")
+    s.table("bias", "Bias", ["bias", "F"], [[-1.0, 0.91234567], [0.0, None]])
+    s.compare("claim", "paper", "ours", False)
+    s.compare("claim2", "paper", "ours", None)
+    s.plots.append(("plot", b"\x89PNG\r\n\x1a\nfake"))
+    s.differences.append("different corpus")
+    return s
+
+
+def test_files_and_content(tmp_path: Path) -> None:
+    out = write_report(tmp_path / "r", {"corpus": "toy", "settings": {"folds": 2}}, [_sec()])
+    rows = list(csv.reader(open(out / "carafe-bias.csv", encoding="utf-8")))
+    assert rows == [["bias", "F"], ["-1.0", "0.9123"], ["0.0", ""]]
+    res = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert res["sections"][0]["comparisons"][0]["agrees"] is False
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert "Carafe &lt;study&gt;" in html and "data:image/png;base64," in html
+    assert "<script" not in html and "http" not in html and 'class="differ"' in html
+
+
+def test_rewrite_is_atomic_and_idempotent(tmp_path: Path) -> None:
+    write_report(tmp_path, {"corpus": "toy"}, [_sec()])
+    first = (tmp_path / "index.html").read_text(encoding="utf-8")
+    write_report(tmp_path, {"corpus": "toy"}, [_sec()])
+    assert (tmp_path / "index.html").read_text(encoding="utf-8") == first
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_render_lists_every_section() -> None:
+    html = render_html({"corpus": "x"}, [_sec(), Section("systems", "Systems table")])
+    assert html.count("<h2") == 2
