@@ -18,7 +18,9 @@ component. ``model.json`` (format 1; every key is checked, unknown keys are refu
 Component kinds: ``rules``, ``dictionary`` (built from options), ``crf``, ``svm``,
 ``lingpipe`` (a trained model in ``dir``, itself a model directory of that kind),
 ``two_pass`` (:class:`~notescrub.detect.two_pass.PatientDictionary` over the layers of
-the components before it, or of ``sources``) and ``postprocess``
+the components before it, or of ``sources``), ``stacked`` (a CRF in ``dir`` wrapped as
+:class:`~notescrub.detect.stacked.StackedCRF`, fed by the components named in its
+``feeders`` option, which are built even when disabled as outputs) and ``postprocess``
 (:class:`~notescrub.detect.postprocess.PostProcessor` applied to the output of its
 ``targets``; it makes no layer of its own). Every detector component also takes
 ``enabled``, ``types`` (keep only spans whose label or canonical subtype is listed) and
@@ -67,9 +69,9 @@ META_FILE = "model.json"
 #: component kind -> whether it is a trained model stored in a sub-directory
 COMPONENT_KINDS: dict[str, bool] = {
     "rules": False, "dictionary": False, "crf": True, "svm": True, "lingpipe": True, "two_pass": False,
-    "postprocess": False,
+    "postprocess": False, "stacked": True,
 }
-_SUBMODEL_KINDS = {"crf": ("crf", "crfd"), "svm": ("svm",), "lingpipe": ("lingpipe",)}
+_SUBMODEL_KINDS = {"crf": ("crf", "crfd"), "svm": ("svm",), "lingpipe": ("lingpipe",), "stacked": ("crf",)}
 _COMMON_OPTIONS = {"enabled", "types", "relabel"}
 _OPTIONS: dict[str, set[str]] = {
     "rules": _COMMON_OPTIONS | {"lang", "files", "labels", "propagate"},
@@ -79,6 +81,7 @@ _OPTIONS: dict[str, set[str]] = {
     "lingpipe": _COMMON_OPTIONS,
     "two_pass": _COMMON_OPTIONS | {"sources", "min_score", "harvest_types", "min_chars", "max_zipf", "split_names"},
     "postprocess": {"enabled", "targets", "files", "rules"},
+    "stacked": _COMMON_OPTIONS | {"bias", "threshold", "feeders"},
 }
 _TOP_KEYS = {
     "kind", "format", "notescrub_version", "name", "model_name", "description", "lang", "labels", "components",
@@ -131,7 +134,7 @@ def _check_options(kind: str, name: str, opts: Any, path: Path | str | None, whe
     _check_keys(opts, _OPTIONS[kind], f"{where} options of component {name!r} ({kind})", path)
     if "enabled" in opts and not isinstance(opts["enabled"], bool):
         raise _fail(f"component {name!r}: 'enabled' must be true or false", path)
-    for key in ("types", "labels", "files", "sources", "harvest_types", "kinds", "targets", "rules"):
+    for key in ("types", "labels", "files", "sources", "harvest_types", "kinds", "targets", "rules", "feeders"):
         if key in opts:
             _str_list(opts[key], f"component {name!r} option {key!r}", path)
     if "relabel" in opts:
@@ -198,7 +201,7 @@ def validate_meta(meta: Any, path: Path | str | None = None) -> dict[str, Any]:
     kinds = {c["name"]: c["kind"] for c in comps}
     for c in comps:
         opts = c.get("options", {})
-        for key in ("targets", "sources"):
+        for key in ("targets", "sources", "feeders"):
             for t in opts.get(key) or []:
                 if t not in kinds or kinds[t] == "postprocess":
                     raise _fail(f"component {c['name']!r}: {key} names {t!r}, which is not a detector component", path)
@@ -502,6 +505,14 @@ class HybridModel:
                     kw[k] = o[k]
             return PatientDictionary(sources, name=c.name, **kw)
         obj = copy.copy(self._object(c))  # run-time knobs must not leak into other pipelines
+        if c.kind == "stacked":
+            # feeders are built from their own specs even when disabled as outputs
+            from notescrub.detect.stacked import StackedCRF
+
+            specs = {x.name: x for x in self.components}
+            all_opts = self.options()
+            feeders = [self._build(specs[f], all_opts[f], earlier) for f in (o.get("feeders") or [])]
+            obj = StackedCRF(obj, feeders, name=c.name)
         for k in ("bias", "threshold"):
             if k in o:
                 if not hasattr(obj, k):
@@ -531,7 +542,7 @@ def _load_submodel(directory: Path, c: ComponentSpec) -> Any:
     if kind not in _SUBMODEL_KINDS[c.kind]:
         raise ModelError(f"component {c.name!r} is declared {c.kind!r} but {c.dir}/model.json has kind {kind!r}",
                          path=directory / META_FILE)
-    if c.kind == "crf":
+    if c.kind in ("crf", "stacked"):
         from notescrub.detect.crf import load_tagger
 
         return load_tagger(sub)

@@ -1,0 +1,117 @@
+"""Stacking: a CRF that sees what other detectors found, as features.
+
+Rules and dictionaries are precise on what they cover but blind to context they were not
+written for; a CRF is the opposite. A :class:`StackedCRF` runs *feeder* detectors first and
+gives every token features describing the feeder spans around it (label, B/I position,
+source, and the same for the neighbouring tokens), so the CRF learns from data when to
+trust a rule, when to extend or trim its extent, and when to overrule it. Feeders are
+ordinary pure detectors; their spans are not output by the stacked tagger itself (put them
+in the pipeline too if they should also vote in the final resolution).
+
+>>> from notescrub.types import Document, Span
+>>> from notescrub.detect.base import Detector
+>>> class Caps(Detector):
+...     name = "caps"
+...     def detect(self, doc):
+...         return [Span(4, 8, "PATIENT", 0.9, self.name)]
+>>> feats = stack_features(Document("d", "Mr. DIAZ came"), [Caps()])
+>>> feats[2]
+['stk=PATIENT', 'stk=B-PATIENT', 'stksrc=caps', '-1:stk=O', '1:stk=O']
+>>> feats[3]
+['stk=O', '-1:stk=PATIENT']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from notescrub.detect.base import Detector
+from notescrub.detect.crf import CRFTagger
+from notescrub.types import Document, Span
+
+__all__ = ["StackedCRF", "stack_features"]
+
+
+def stack_features(doc: Document, feeders: Sequence[Detector], fused: bool = True) -> list[list[str]]:
+    """Per-token features from the feeders' spans (see the module docstring)."""
+    from notescrub.text.views import token_view
+
+    view = token_view(doc, fused=fused)
+    n = len(view.tokens)
+    own: list[list[str]] = [[] for _ in range(n)]
+    labels: list[set[str]] = [set() for _ in range(n)]
+    for det in feeders:
+        for s in det.detect(doc):
+            idx = view.tokens_in(s.start, s.end)
+            for k, i in enumerate(idx):
+                pos = "B" if k == 0 else "I"
+                own[i] += [f"stk={s.label}", f"stk={pos}-{s.label}", f"stksrc={det.name}"]
+                labels[i].add(s.label)
+    out: list[list[str]] = []
+    for i in range(n):
+        feats = list(dict.fromkeys(own[i])) or ["stk=O"]
+        for off in (-1, 1):
+            j = i + off
+            if 0 <= j < n:
+                feats += [f"{off}:stk={lab}" for lab in sorted(labels[j])] or [f"{off}:stk=O"]
+        out.append(feats)
+    return out
+
+
+class StackedCRF(Detector):
+    """A :class:`~notescrub.detect.crf.CRFTagger` whose features include feeder detections.
+
+    Parameters
+    ----------
+    crf:
+        The CRF (its featurizer, scheme, bias and threshold apply as usual).
+    feeders:
+        Detectors run before the CRF; their spans become features.
+    name:
+        Layer name of the stacked tagger's output.
+    """
+
+    def __init__(self, crf: CRFTagger, feeders: Sequence[Detector], name: str = "crf") -> None:
+        self.crf = crf
+        self.feeders = list(feeders)
+        self.name = name
+
+    def _parts(self, doc: Document):
+        feat = self.crf._featurizer()
+        return feat.parts(doc).with_extra(stack_features(doc, self.feeders, fused=feat.fused))
+
+    def fit(self, docs: Sequence[Document], layer: str = "gold") -> "StackedCRF":
+        docs = list(docs)
+        self.crf.fit(docs, layer, attrs=[self._parts(d).join() for d in docs])
+        return self
+
+    def detect(self, doc: Document) -> list[Span]:
+        d = self.crf.decode(doc, parts=self._parts(doc))
+        doc.metadata[self.name] = {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
+        return [s.with_(source=self.name) for s in d.spans]
+
+    # the recall knob and confidence settings live on the inner CRF
+    @property
+    def bias(self) -> float:
+        return self.crf.bias
+
+    @bias.setter
+    def bias(self, value: float) -> None:
+        self.crf.bias = value
+
+    @property
+    def threshold(self) -> float | None:
+        return self.crf.threshold
+
+    @threshold.setter
+    def threshold(self, value: float | None) -> None:
+        self.crf.threshold = value
+
+    def set_params(self, **params: Any) -> "StackedCRF":
+        self.crf.set_params(**params)
+        return self
+
+    def save(self, directory: str | Path, **kw: Any) -> Path:
+        """Save the inner CRF (feeders are described by the enclosing model's config)."""
+        return self.crf.save(directory, **kw)
