@@ -289,3 +289,21 @@ def test_rescoring_chunker_roundtrip(train_docs, tmp_path):
     first_best.n_best = 4  # asked to rescore without a rescoring model
     with pytest.raises(ModelError, match="rescoring model"):
         first_best.detect(doc)
+
+
+def test_viterbi_is_exact_against_brute_force(chunker):
+    import itertools
+
+    rng = np.random.default_rng(3)
+    em = rng.normal(scale=3.0, size=(4, len(chunker.codec_)))
+    T, s0, e0 = chunker.log_trans_, chunker.log_start_, chunker.log_end_
+    legal = [i for i in range(len(chunker.codec_))]
+
+    def score(seq):
+        return s0[seq[0]] + em[0, seq[0]] + sum(T[a, b] + em[t + 1, b] for t, (a, b) in enumerate(zip(seq, seq[1:]))) + e0[seq[-1]]
+
+    best = max(itertools.product(legal, repeat=4), key=score)
+    for beam in (None, 30.0):
+        chunker.set_params(beam=beam)
+        assert tuple(chunker.viterbi(em)) == best
+    chunker.set_params(beam=30.0)

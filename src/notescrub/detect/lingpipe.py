@@ -95,6 +95,8 @@ class CharLmHmmChunker(Detector):
     n_best: paths re-scored per hesitant region (``1``: first-best HMM decoding only).
     rescore_eps: a token is hesitant when its most probable class has posterior below
         ``1 - rescore_eps`` (or disagrees with the Viterbi path).
+    beam: Viterbi keeps only predecessor states within ``beam`` (natural log units) of
+        the best one at each token (``None``: exact search).
     name: detector (layer) name.
     cache_size: emission vectors kept per distinct token string.
     """
@@ -107,6 +109,7 @@ class CharLmHmmChunker(Detector):
         alpha: float = 0.5,
         n_best: int = 1,
         rescore_eps: float = 0.01,
+        beam: float | None = 30.0,
         name: str = "lingpipe",
         cache_size: int = 200_000,
     ) -> None:
@@ -116,6 +119,7 @@ class CharLmHmmChunker(Detector):
         self.alpha = alpha
         self.n_best = n_best
         self.rescore_eps = rescore_eps
+        self.beam = beam
         self.name = name
         self.cache_size = cache_size
 
@@ -205,11 +209,15 @@ class CharLmHmmChunker(Detector):
         if Tt is None or Tt.shape != self.log_trans_.shape:
             Tt = self._trans_t = np.ascontiguousarray(self.log_trans_.T)  # [next, prev]
         rows = np.arange(Tt.shape[0])
+        beam = float(self.beam) if self.beam is not None else np.inf
         delta = self.log_start_ + emissions[0]
         back = np.empty((n, Tt.shape[0]), dtype=np.intp)
         for t in range(1, n):
-            cand = Tt + delta
-            back[t] = best = cand.argmax(axis=1)
+            # only predecessors within ``beam`` of the best one are extended (LingPipe's log beam)
+            act = np.flatnonzero(delta >= delta.max() - beam)
+            cand = Tt[:, act] + delta[act]
+            best = cand.argmax(axis=1)
+            back[t] = act[best]
             delta = cand[rows, best] + emissions[t]
         delta = delta + self.log_end_
         path = [int(delta.argmax())]
@@ -285,7 +293,7 @@ class CharLmHmmChunker(Detector):
 
     # -- scikit-learn contract --------------------------------------------------------
     def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("order", "n_chars", "lambda_factor", "alpha", "n_best", "rescore_eps", "name", "cache_size")}
+        return {k: getattr(self, k) for k in ("order", "n_chars", "lambda_factor", "alpha", "n_best", "rescore_eps", "beam", "name", "cache_size")}
 
     def set_params(self, **params: Any) -> "CharLmHmmChunker":
         for k, v in params.items():

@@ -89,7 +89,14 @@ class RescoringModel:
         return self
 
     def chunk_score(self, text: str, typ: str) -> float:
-        return float(self.type_lms.log_probs(text)[self.index[typ]])
+        """``log P_typ(⊢text⊣)`` (all types' scores of a text are cached together)."""
+        cache = self.__dict__.setdefault("_chunk_cache", {})
+        v = cache.get(text)
+        if v is None:
+            if len(cache) > 100_000:
+                cache.clear()
+            v = cache[text] = self.type_lms.log_probs(text)
+        return float(v[self.index[typ]])
 
     def to_state(self) -> dict[str, Any]:
         return {"types": self.types, "order": self.order, "out_lm": self.out_lm.to_state(),
@@ -113,21 +120,25 @@ def posteriors(log_start: np.ndarray, log_trans: np.ndarray, log_end: np.ndarray
     """State posteriors ``(n, S)`` by scaled forward-backward in probability space."""
     n, S = em.shape
     A = np.exp(log_trans)
+    At = np.ascontiguousarray(A.T)
     e = np.exp(em - em.max(axis=1, keepdims=True))
     alpha = np.empty((n, S))
     a = np.exp(log_start) * e[0]
     alpha[0] = a / a.sum()
     for t in range(1, n):
-        a = (alpha[t - 1] @ A) * e[t]
+        prior = At @ alpha[t - 1]
+        a = prior * e[t]
         s = a.sum()
-        alpha[t] = a / s if s > 0 else a
+        if not s > 0:  # every reachable state's emission underflowed: keep the prior
+            a, s = prior, prior.sum()
+        alpha[t] = a * (1.0 / s)
     beta = np.empty((n, S))
     b = np.exp(log_end)
     beta[n - 1] = b / b.max()
     for t in range(n - 2, -1, -1):
         b = A @ (e[t + 1] * beta[t + 1])
         m = b.max()
-        beta[t] = b / m if m > 0 else b
+        beta[t] = b * (1.0 / m) if m > 0 else 1.0
     post = alpha * beta
     z = post.sum(axis=1, keepdims=True)
     z[z == 0] = 1.0
