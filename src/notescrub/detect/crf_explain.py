@@ -21,7 +21,7 @@ __all__ = ["explainer", "mask", "top_features"]
 
 _SAFE = re.compile(
     r"^(?:-?\d+:)?(?:shape|sshape|len|zipf|dict|pat|cshape|cpos|c:\w+|lpos|slen\[-?\d\]|line|pos"
-    r"|tokrec|tokcorp|entrec|entcorp)(?:=|$)"
+    r"|tokrec|tokcorp|entrec|entcorp|stk|stksrc)(?:=|$)"
     r"|^(?:-?\d+:)?(?:[A-Z_]+|has_\w+|init_cap|all_caps|all_digits|alnum|digit_punct|line_first|glued|heading)$"
 )
 

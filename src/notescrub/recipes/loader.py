@@ -294,7 +294,14 @@ class Component(Detector):
         return out
 
     def detect(self, doc: Document) -> list[Span]:
-        return self._finish(doc, self.inner.detect(doc))
+        feat = _crf_featurizer(self.inner)
+        if feat is None:
+            return self._finish(doc, self.inner.detect(doc))
+        # CRFs with the same feature configuration share one featurisation of the document
+        key = "notescrub.hybrid.attrs:" + json.dumps(feat.to_config(), sort_keys=True)
+        decoded = self.inner.decode(doc, doc.cached(key, feat.attributes))
+        doc.metadata[self.inner.name] = {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
+        return self._finish(doc, decoded.spans)
 
     def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
         docs = list(docs)
@@ -302,6 +309,15 @@ class Component(Detector):
 
     def __repr__(self) -> str:
         return f"Component({self.name!r}, {type(self.inner).__name__})"
+
+
+def _crf_featurizer(inner: Any) -> Any:
+    """The featurizer of a plain CRF tagger (``None`` for anything else)."""
+    from notescrub.detect.crf import CRFTagger
+
+    if type(inner) is not CRFTagger or inner.featurizer is None:
+        return None
+    return inner.featurizer
 
 
 class _SubPipeline(Detector):
@@ -562,11 +578,11 @@ def load_pipeline(directory: str | Path, preset: str | None = None) -> Any:
 
 def load_with_preset(name_or_path: str | Path, preset: str | None) -> Any:
     """Like :func:`notescrub.registry.load_model`, with an operating point for hybrid models."""
-    from notescrub.registry import load_model, model_dir, read_model_meta
+    from notescrub.registry import DEFAULT_MODEL, load_model, model_dir, read_model_meta
 
     if preset is None:
         return load_model(name_or_path)
-    d = model_dir(name_or_path)
+    d = model_dir(name_or_path or DEFAULT_MODEL)
     kind = read_model_meta(d).get("kind")
     if kind != "hybrid":
         raise ModelError(f"--preset needs a hybrid model; this one is of kind {kind!r}", path=d)

@@ -37,6 +37,7 @@ several documents nothing is written unless --skip-bad leaves the failing ones o
 examples:
   notescrub deid examples/sample_note.txt
   notescrub deid notes/ -o deid/ --key-file ~/.config/notescrub/keys/site.key
+  notescrub deid notes/ -o deid/ --preset max-recall
   notescrub deid corpus.jsonl -o tagged.jsonl --mode tag --types hipaa
   notescrub deid gold_xml/ -o surrogate_xml/ --spans-from-input --key-file k.key
   notescrub deid notes.jsonl -o out.jsonl --model rules-en --keep-annotations
@@ -61,6 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "({id, text, spans} in input order) to OUTPUT.spans.jsonl (stdout for a printed note)")
     p.add_argument("--spans-from-input", action="store_true", help="replace the spans the annotated input carries; no model")
     p.add_argument("--layer", default="gold", help="input layer used by --spans-from-input (default: gold)")
+    p.add_argument("--preset", metavar="NAME", default=None,
+                   help="operating point of the model (en-default: balanced, high-recall [default], max-recall)")
     p.add_argument("--recall-bias", type=float, metavar="B", default=None,
                    help="favour recall in CRF-based models: B > 0 lowers the score of the non-PHI label by B")
     p.add_argument("--resolve", metavar="POLICY", default=None,
@@ -108,9 +111,9 @@ def _save_new_key(key) -> None:  # type: ignore[no-untyped-def]
 
 
 def _pipeline(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from notescrub.registry import load_model
+    from notescrub.recipes.loader import load_with_preset
 
-    pipeline = load_model(args.model)
+    pipeline = load_with_preset(args.model, getattr(args, "preset", None))
     if args.recall_bias is not None:
         tuned = 0
         for det in getattr(pipeline, "detectors", []):
