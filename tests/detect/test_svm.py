@@ -134,3 +134,20 @@ def test_crfd_trains_on_the_same_features_and_roundtrips(docs, feat, tmp_path):
     meta["kind"] = "crf"
     with pytest.raises(ModelError, match="expected 'crfd'"):
         StatDeidCRF.from_meta(out, meta)
+
+
+def test_bio_scheme_keeps_adjacent_same_type_spans_apart(feat):
+    docs = []
+    for i, (zip_code, town) in enumerate([("28016", "Madrid"), ("08001", "Barcelona"), ("46002", "Valencia"),
+                                          ("41001", "Sevilla"), ("50001", "Zaragoza"), ("29001", "Malaga")]):
+        text = f"Domicilio: {zip_code} {town}.\nPlan: rest."
+        a, b = text.index(zip_code), text.index(town)
+        docs.append(Document(str(i), text, layers={"gold": [Span(a, a + 5, "TERRITORIO"), Span(b, b + len(town), "TERRITORIO")]}))
+    doc = Document("t", "Domicilio: 37001 Salamanca.\nPlan: rest.")
+    io = SVMTagger(feat, C=1.0).fit(docs)
+    assert [doc.span_text(s) for s in io.detect(doc)] == ["37001 Salamanca"]
+    bio = SVMTagger(feat, C=1.0, scheme="BIO").fit(docs)
+    assert bio.classes_ == ["B-TERRITORIO", "O"] and bio.types_ == ["TERRITORIO"]
+    assert [doc.span_text(s) for s in bio.detect(doc)] == ["37001", "Salamanca"]
+    with pytest.raises(ConfigError):
+        SVMTagger(feat, scheme="BILOU").fit(docs)

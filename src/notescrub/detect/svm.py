@@ -12,8 +12,11 @@ local context (:mod:`notescrub.features.statdeid`). Here:
 * classifier: ``LinearSVC`` (liblinear, one-vs-rest; the paper used LIBSVM's
   one-against-one voting - with a linear kernel both give one hyperplane per decision);
 * labels: the native type of the span covering the token, or ``O``
-  (:func:`notescrub.text.align.spans_to_tags`, IO scheme);
-* spans: adjacent tokens predicted with the same type are merged. A span's ``score``
+  (:func:`notescrub.text.align.spans_to_tags`, IO scheme); ``scheme="BIO"`` instead
+  classifies tokens as ``B-X``/``I-X``/``O`` so that two adjacent spans of one type
+  (``28016 Madrid``: postcode and town) stay apart (not in the paper);
+* spans: adjacent tokens predicted with the same type are merged (with ``BIO``, a
+  ``B-`` token starts a new span). A span's ``score``
   is the logistic of its weakest token's decision value (a monotone, uncalibrated
   confidence).
 
@@ -55,6 +58,7 @@ log = logging.getLogger(__name__)
 
 KIND = "svm"
 WEIGHTS_FILE = "weights.npz"
+_SCHEMES = ("IO", "BIO")
 FEATURES_FILE = "features.json.gz"
 
 
@@ -80,6 +84,7 @@ class SVMTagger(Detector):
     min_freq: keep features seen at least this often in training.
     class_weight: passed to ``LinearSVC`` (``"balanced"`` favours recall of rare types).
     max_iter: liblinear iterations.
+    scheme: ``"IO"`` (one class per type, as the paper) or ``"BIO"``.
     name: detector (layer) name.
     """
 
@@ -90,6 +95,7 @@ class SVMTagger(Detector):
         min_freq: int = 1,
         class_weight: str | None = None,
         max_iter: int = 2000,
+        scheme: str = "IO",
         name: str = "svm",
     ) -> None:
         self.featurizer = featurizer
@@ -97,9 +103,10 @@ class SVMTagger(Detector):
         self.min_freq = min_freq
         self.class_weight = class_weight
         self.max_iter = max_iter
+        self.scheme = scheme
         self.name = name
 
-    _PARAMS = ("featurizer", "C", "min_freq", "class_weight", "max_iter", "name")
+    _PARAMS = ("featurizer", "C", "min_freq", "class_weight", "max_iter", "scheme", "name")
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self._PARAMS}
@@ -126,6 +133,8 @@ class SVMTagger(Detector):
 
         if self.C <= 0 or int(self.min_freq) < 1:
             raise ConfigError("C must be > 0 and min_freq >= 1")
+        if self.scheme not in _SCHEMES:
+            raise ConfigError(f"SVM tagging scheme must be one of {', '.join(_SCHEMES)}, got {self.scheme!r}")
         docs = list(docs)
         feat = self._featurizer()
         t0 = time.perf_counter()
@@ -134,9 +143,9 @@ class SVMTagger(Detector):
         y: list[str] = []
         for doc in docs:
             a = feat.attributes(doc)
-            tags = spans_to_tags(feat.view(doc).tokens, doc.layer(layer), "IO", stats)
+            tags = spans_to_tags(feat.view(doc).tokens, doc.layer(layer), self.scheme, stats)
             attrs.extend(a)
-            y.extend(tag_type(t) or OUTSIDE for t in tags)
+            y.extend(tags if self.scheme == "BIO" else [tag_type(t) or OUTSIDE for t in tags])
         if len(set(y)) < 2:
             raise ModelError(f"training needs tokens both inside and outside {layer!r} spans")
         t1 = time.perf_counter()
@@ -174,7 +183,7 @@ class SVMTagger(Detector):
         self.vocabulary_ = vocab
         self.coef_ = coef  # (n_classes, n_features)
         self.intercept_ = intercept
-        self.types_ = sorted(c for c in classes if c != OUTSIDE)
+        self.types_ = sorted({c[2:] if c[:2] in ("B-", "I-") else c for c in classes if c != OUTSIDE})
 
     # -- decoding ---------------------------------------------------------------------
     def decision(self, doc: Document) -> np.ndarray:
@@ -189,7 +198,11 @@ class SVMTagger(Detector):
         if D.shape[0] == 0:
             return []
         best = D.argmax(axis=1)
-        tags = [OUTSIDE if self.classes_[k] == OUTSIDE else f"I-{self.classes_[k]}" for k in best]
+        classes = self.classes_
+        if self.scheme == "BIO":
+            tags = [classes[k] for k in best]
+        else:
+            tags = [OUTSIDE if classes[k] == OUTSIDE else f"I-{classes[k]}" for k in best]
         toks = self._featurizer().view(doc).tokens
         spans = tags_to_spans(tags, toks, source=self.name)
         margin = D[np.arange(len(best)), best]
@@ -212,7 +225,7 @@ class SVMTagger(Detector):
             "labels": self.types_,
             "featurizer": feat.to_config(),
             "features_on": describe,
-            "params": {k: getattr(self, k) for k in ("C", "min_freq", "class_weight", "max_iter")},
+            "params": {k: getattr(self, k) for k in ("C", "min_freq", "class_weight", "max_iter", "scheme")},
             "training": getattr(self, "training_", {}),
         }
 
@@ -246,7 +259,7 @@ class SVMTagger(Detector):
             feat = featurizer_from_config(meta["featurizer"])
             p = meta["params"]
             self = cls(feat, C=p["C"], min_freq=p["min_freq"], class_weight=p["class_weight"],
-                       max_iter=p["max_iter"], name=meta.get("name", "svm"))
+                       max_iter=p["max_iter"], scheme=p.get("scheme", "IO"), name=meta.get("name", "svm"))
             classes = list(meta["classes"])
         except (KeyError, TypeError, ConfigError) as exc:
             raise ModelError(f"model.json is invalid: {exc}", path=d / "model.json") from None
