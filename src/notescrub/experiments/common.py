@@ -16,8 +16,8 @@
 >>> g = [Document("a", "Dr. Ruiz on 3/18.", layers={"gold": [Span(4, 8, "DOCTOR"), Span(12, 16, "DATE")]})]
 >>> p = [Document("a", "Dr. Ruiz on 3/18.", layers={"gold": [Span(4, 8, "DOCTOR")]})]
 >>> s = score(g, p, bootstrap=0)
->>> s["strict"]["recall"], s["binary_phi"]["recall"]
-(0.5, 0.5)
+>>> s["strict"]["recall"], s["binary_phi"]["recall"]  # "3/18" is three tokens
+(0.5, 0.25)
 >>> z_vs(s, s)["phi"]["z"]
 0.0
 """

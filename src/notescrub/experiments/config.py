@@ -91,8 +91,8 @@ class Settings:
 
 PRESETS: dict[str, dict[str, Any]] = {
     "full": {},
-    "quick": dict(folds=2, max_train_docs=24, max_test_docs=24, crf_iterations=12, manchester_iterations=10,
-                  curve_fractions=(0.1, 0.5, 1.0), curve_repeats=1, biases=(1.0, 0.0, -1.0, -2.0),
+    "quick": dict(folds=2, max_train_docs=16, max_test_docs=12, crf_iterations=10, manchester_iterations=8,
+                  curve_fractions=(0.25, 1.0), curve_repeats=1, biases=(1.0, 0.0, -1.0, -2.0), lc_folds=2,
                   ablation_groups=("target_word", "lexical_bigrams", "dictionary", "orthographic"),
                   corpora_styles=("random", "oov"), bootstrap=50),
     "tiny": dict(folds=2, max_train_docs=8, max_test_docs=6, crf_iterations=4, manchester_iterations=3,
