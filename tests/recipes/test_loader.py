@@ -231,3 +231,17 @@ def test_all_components_disabled_is_an_error(crf: CRFTagger):
     model = _model(crf)
     with pytest.raises(ModelError, match="every component is disabled"):
         model.pipeline(overrides={n: {"enabled": False} for n in ("rules", "crf_patient", "two_pass")})
+
+
+def test_crfs_with_one_feature_configuration_share_the_featurisation(crf: CRFTagger):
+    twin = copy.copy(crf)
+    twin.name = "crf_twin"
+    model = HybridModel([ComponentSpec("crf_patient", "crf", "crf_patient"), ComponentSpec("crf_twin", "crf", "crf_twin")],
+                        {"crf_patient": crf, "crf_twin": twin})
+    doc = _docs(1, seed=3)[0].copy(layers=False)
+    model.pipeline()(doc)
+    keys = [k for k in doc._cache if k.startswith("notescrub.hybrid.")]
+    assert len(keys) == 1  # computed once, used by both CRFs
+    assert [(s.start, s.end, s.label) for s in doc.layer("crf_twin")] == \
+        [(s.start, s.end, s.label) for s in crf.detect(doc.copy(layers=False))]
+    assert doc.metadata["crf_patient"]["tokens"] > 0

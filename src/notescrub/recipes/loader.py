@@ -47,6 +47,7 @@ several operating points (``notescrub annotate --preset recall``).
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import logging
 from dataclasses import dataclass, field
@@ -298,13 +299,18 @@ class Component(Detector):
         if feat is None:
             return self._finish(doc, self.inner.detect(doc))
         # CRFs with the same feature configuration share one featurisation of the document
-        key = "notescrub.hybrid.attrs:" + json.dumps(feat.to_config(), sort_keys=True)
-        decoded = self.inner.decode(doc, doc.cached(key, feat.attributes))
+        config = json.dumps(feat.to_config(), sort_keys=True)
+        if "parts" in inspect.signature(self.inner.decode).parameters and hasattr(feat, "parts"):
+            decoded = self.inner.decode(doc, parts=doc.cached("notescrub.hybrid.parts:" + config, feat.parts))
+        else:
+            decoded = self.inner.decode(doc, doc.cached("notescrub.hybrid.attrs:" + config, feat.attributes))
         doc.metadata[self.inner.name] = {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
         return self._finish(doc, decoded.spans)
 
     def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
         docs = list(docs)
+        if not self.patient_level:
+            return [self.detect(d) for d in docs]
         return [self._finish(d, spans) for d, spans in zip(docs, self.inner.detect_many(docs))]
 
     def __repr__(self) -> str:
