@@ -307,3 +307,21 @@ def test_viterbi_is_exact_against_brute_force(chunker):
         chunker.set_params(beam=beam)
         assert tuple(chunker.viterbi(em)) == best
     chunker.set_params(beam=30.0)
+
+
+@pytest.mark.parametrize("params", [{"n_best": 0}, {"beam": -1.0}, {"rescore_eps": 1.5}])
+def test_bad_parameters_are_refused(train_docs, params):
+    from notescrub.errors import ConfigError
+
+    with pytest.raises(ConfigError):
+        CharLmHmmChunker(order=3, **params).fit(train_docs)
+
+
+def test_refit_replaces_cached_transitions(train_docs):
+    ch = CharLmHmmChunker(order=4).fit(train_docs)
+    doc = Document("t", "Seen by Dr. Paz on 6/12.")
+    ch.detect(doc)
+    only_dates = [Document(d.id, d.text, layers={"gold": [s.with_(label="AGE") if s.label == "DOCTOR" else s
+                                                          for s in d.layer("gold")]}) for d in train_docs]
+    ch.fit(only_dates)
+    assert {s.label for s in ch.detect(doc)} <= {"AGE", "DATE"}

@@ -52,7 +52,7 @@ from notescrub import __version__
 from notescrub.detect.base import Detector
 from notescrub.detect.bmewo import Chunk, Codec
 from notescrub.detect.charlm import CharLmBank
-from notescrub.errors import ModelError
+from notescrub.errors import ConfigError, ModelError
 from notescrub.io.atomic import atomic_dir
 from notescrub.text.align import AlignStats, segments, spans_to_tags
 from notescrub.text.tokenize import Token
@@ -127,6 +127,10 @@ class CharLmHmmChunker(Detector):
     def fit(self, docs: Sequence[Document], layer: str = GOLD) -> "CharLmHmmChunker":
         """Count emissions and transitions over ``docs``' tokens and ``layer`` spans."""
         t0 = time.perf_counter()
+        docs = list(docs)
+        if int(self.n_best) < 1 or (self.beam is not None and float(self.beam) <= 0) or not 0 < self.rescore_eps < 1:
+            raise ConfigError("n_best must be >= 1, beam > 0 (or None) and rescore_eps in (0, 1)")
+        self.__dict__.pop("_trans_t", None)
         stats = AlignStats()
         seqs: list[tuple[list[Token], list[Chunk]]] = []
         for doc in docs:
