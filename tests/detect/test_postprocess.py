@@ -8,7 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notescrub.detect.postprocess import PostProcessor, load_post_rules, packaged_post_files
+from notescrub.detect.postprocess import (
+    PostProcessor,
+    load_post_rules,
+    packaged_post_files,
+)
 from notescrub.errors import ConfigError
 from notescrub.types import Document, Span
 
@@ -121,8 +125,8 @@ def test_packaged_rules_load():
     ('[[rule]]\nname = "a"\naction = "extend"\nheads = ["x"]\ndirection = "up"\n', "direction"),
     ('[[rule]]\nname = "a"\naction = "merge"\n', "gap_pattern"),
     ('[[rule]]\naction = "merge"\ngap_pattern = " "\n', "missing 'name'"),
-    ('[[rule]]\nname = "a"\naction = "drop"\nspan_pattern = "x"\n'
-     '[[rule]]\nname = "a"\naction = "drop"\nspan_pattern = "y"\n', "defined twice"),
+    (('[[rule]]\nname = "a"\naction = "drop"\nspan_pattern = "x"\n'
+     '[[rule]]\nname = "a"\naction = "drop"\nspan_pattern = "y"\n'), "defined twice"),
     ('[[rule]\nname = "a"', "invalid TOML"),
     ('colour = 1\n', "unknown top-level keys"),
 ])

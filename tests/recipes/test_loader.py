@@ -14,7 +14,13 @@ from notescrub.detect.rules import RulesDetector
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer
 from notescrub.recipes.loader import (
-    Component, ComponentSpec, HybridModel, load_pipeline, load_with_preset, save_pipeline, validate_meta,
+    Component,
+    ComponentSpec,
+    HybridModel,
+    load_pipeline,
+    load_with_preset,
+    save_pipeline,
+    validate_meta,
 )
 from notescrub.registry import load_model
 from notescrub.types import Document, Span
@@ -99,7 +105,7 @@ def test_two_pass_finds_a_repeat_in_another_note(crf: CRFTagger):
     notes = [Document("a", "Ms. Brisbee was seen on 03/18/2091.", "P1"),
              Document("b", "brisbee called back.", "P1")]
     out = _model(crf).pipeline().pipe(notes)
-    second = [d for d in out if d.id == "b"][0]
+    second = next(d for d in out if d.id == "b")
     assert [(second.span_text(s), s.source) for s in second.layer("phi")] == [("brisbee", "two_pass")]
 
 

@@ -38,16 +38,17 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document, Span
 
-__all__ = ["PostRule", "PostProcessor", "load_post_rules", "packaged_post_files", "ACTIONS"]
+__all__ = ["ACTIONS", "PostProcessor", "PostRule", "load_post_rules", "packaged_post_files"]
 
 log = logging.getLogger(__name__)
 

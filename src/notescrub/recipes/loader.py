@@ -50,17 +50,26 @@ import copy
 import inspect
 import json
 import logging
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from notescrub.detect.base import Detector
 from notescrub.errors import ConfigError, ModelError, NotescrubError
 from notescrub.types import Document, Span
 
 __all__ = [
-    "FORMAT", "COMPONENT_KINDS", "ComponentSpec", "Component", "HybridModel", "load_pipeline", "load_with_preset",
-    "save_pipeline", "resolver_from_spec", "validate_meta",
+    "COMPONENT_KINDS",
+    "FORMAT",
+    "Component",
+    "ComponentSpec",
+    "HybridModel",
+    "load_pipeline",
+    "load_with_preset",
+    "resolver_from_spec",
+    "save_pipeline",
+    "validate_meta",
 ]
 
 log = logging.getLogger(__name__)
@@ -383,7 +392,7 @@ class HybridModel:
         return out
 
     @classmethod
-    def load(cls, directory: str | Path) -> "HybridModel":
+    def load(cls, directory: str | Path) -> HybridModel:
         """Read and validate ``model.json``; trained components are loaded lazily."""
         from notescrub import __version__
         from notescrub.registry import read_model_meta

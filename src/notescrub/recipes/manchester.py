@@ -50,12 +50,12 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import time
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from notescrub.detect.base import Detector
 from notescrub.errors import ConfigError, ModelError
@@ -64,8 +64,17 @@ from notescrub.recipes.loader import ComponentSpec, HybridModel
 from notescrub.types import Document, Span
 
 __all__ = [
-    "ManchesterRecipe", "build", "featurizer", "group_of", "MANCHESTER_CRF_TYPES", "SWITCH_TYPES", "F1_ML_TYPES",
-    "TWO_PASS_TYPES", "DEFAULT_PRIORITY", "PRESETS", "CRF_BIAS",
+    "CRF_BIAS",
+    "DEFAULT_PRIORITY",
+    "F1_ML_TYPES",
+    "MANCHESTER_CRF_TYPES",
+    "PRESETS",
+    "SWITCH_TYPES",
+    "TWO_PASS_TYPES",
+    "ManchesterRecipe",
+    "build",
+    "featurizer",
+    "group_of",
 ]
 
 log = logging.getLogger(__name__)
@@ -108,8 +117,8 @@ def group_of(label: str) -> str:
 
 def featurizer(lang: str = "en", **overrides: Any) -> Featurizer:
     """The features of the per-type CRFs: lexical, orthographic, semantic, positional, +/-2 window."""
-    params: dict[str, Any] = dict(groups=("lexical", "orthographic", "dictionary", "position"), window=(2, 2),
-                                  affixes=3, bigrams=True, lang=lang)
+    params: dict[str, Any] = {"groups": ("lexical", "orthographic", "dictionary", "position"), "window": (2, 2),
+                              "affixes": 3, "bigrams": True, "lang": lang}
     params.update(overrides)
     return Featurizer(**params)
 
@@ -236,7 +245,7 @@ class ManchesterRecipe(Detector):
             raise ConfigError("priority lists a type twice")
 
     # -- training -----------------------------------------------------------------------
-    def fit(self, docs: Sequence[Document], layer: str = "gold") -> "ManchesterRecipe":
+    def fit(self, docs: Sequence[Document], layer: str = "gold") -> ManchesterRecipe:
         """Measure the knowledge taggers, train the CRFs, assemble the hybrid model."""
         self._check()
         docs = list(docs)
@@ -271,7 +280,7 @@ class ManchesterRecipe(Detector):
             "plan": plan,
             "crfs": {n: getattr(o, "training_", {}) for n, o in objects.items()},
             "seconds": {"knowledge": round(t1 - t0, 1), "features": round(t2 - t1, 1), "crf": round(t3 - t2, 1)},
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "params": self.get_params(),
         }
         self.model_.meta["training"] = self.training_
