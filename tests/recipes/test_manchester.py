@@ -197,3 +197,33 @@ def test_meddocan_sample(meddocan_dir: Path):
         preds.append(p)
     res = evaluate(dev, preds, scheme="meddocan", bootstrap_resamples=0)  # refuses non-MEDDOCAN labels
     assert res["meddocan"]["subtask1"]["f1"] > 0.5
+
+
+@pytest.mark.parametrize("text, spans, share", [
+    ("28035 Madrid, Spain", [(0, 5), (6, 12)], 0.5),        # touching (whitespace only): IO would merge them
+    ("Madrid, Spain", [(0, 6), (8, 13)], 0.0),              # a comma between: IO keeps them apart
+    ("Madrid", [(0, 6)], 0.0),
+])
+def test_adjacency_share(text, spans, share):
+    from notescrub.recipes.manchester import adjacency_share
+
+    doc = Document("a", text, layers={"gold": [Span(a, b, "TERRITORIO") for a, b in spans]})
+    assert adjacency_share([doc], "gold", ["TERRITORIO"]) == share
+    assert adjacency_share([doc], "gold", ["FECHAS"]) == 0.0
+
+
+def _with_zip(d: Document) -> Document:
+    """Insert "28001 " before the city: two touching TERRITORIO spans."""
+    i = d.text.index("Domicilio en ") + len("Domicilio en ")
+    gold = [s.with_(start=s.start + 6, end=s.end + 6) if s.start >= i else s for s in d.layer("gold")]
+    return Document(d.id, d.text[:i] + "28001 " + d.text[i:], None,
+                    layers={"gold": [*gold, Span(i, i + 5, "TERRITORIO")]})
+
+
+def test_scheme_is_io_unless_spans_touch():
+    docs = [_with_zip(d) if k < 4 else d for k, d in enumerate(spanish(12))]
+    r = ManchesterRecipe(lang="es", max_iterations=10, n_jobs=1).fit(docs)
+    assert r.schemes_["crf_city"] == "BIO" and r.schemes_["crf_date"] == "IO"
+    assert r.training_["schemes"] == r.schemes_
+    with pytest.raises(ConfigError, match="scheme"):
+        ManchesterRecipe(scheme="BILOU").fit(docs)

@@ -8,7 +8,8 @@ What the paper did, and what :class:`ManchesterRecipe` does:
 * **One IO-CRF per entity type** for City, Date, Hospital, Organization, Profession and
   Patient (plus Doctor, which the paper's recall submission used), each with lexical,
   orthographic, semantic (dictionary) and positional features over a +/-2 window --
-  here :class:`~notescrub.detect.crf.CRFTagger` (``scheme="IO"``) with the shared
+  here :class:`~notescrub.detect.crf.CRFTagger` (``scheme="IO"``; BIO for a CRF whose
+  training spans of one label often touch, see :func:`adjacency_share`) with the shared
   :class:`~notescrub.features.Featurizer` groups ``lexical``, ``orthographic``,
   ``dictionary`` and ``position``. A type group is a canonical i2b2-2014 subtype, so
   native labels map onto it through ``span.phi`` (MEDDOCAN ``FECHAS`` -> ``DATE``;
@@ -52,7 +53,7 @@ import logging
 import multiprocessing
 import time
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,7 @@ __all__ = [
     "SWITCH_TYPES",
     "TWO_PASS_TYPES",
     "ManchesterRecipe",
+    "adjacency_share",
     "build",
     "featurizer",
     "group_of",
@@ -156,6 +158,30 @@ def _fit_all(jobs: list[tuple[Any, list[Document], str, list[list[list[str]]]]],
     return [fitted[i] for i in range(len(jobs))]
 
 
+def adjacency_share(docs: Iterable[Document], layer: str, labels: Iterable[str]) -> float:
+    """Share of the ``labels`` spans that directly follow a span of the same label (only
+    whitespace between): an IO tagger merges such neighbours ("28035 Madrid" as two
+    TERRITORIO spans), so the recipe then switches that CRF to BIO.
+
+    >>> d = Document("a", "28035 Madrid, Spain", layers={"gold": [Span(0, 5, "CITY"), Span(6, 12, "CITY")]})
+    >>> adjacency_share([d], "gold", ["CITY"])
+    0.5
+    """
+    keep = set(labels)
+    total = adjacent = 0
+    for doc in docs:
+        last: dict[str, int] = {}
+        for s in sorted(doc.layer(layer), key=Span.sort_key):
+            if s.label not in keep:
+                continue
+            total += 1
+            end = last.get(s.label)
+            if end is not None and end <= s.start and not doc.text[end : s.start].strip():
+                adjacent += 1
+            last[s.label] = max(s.end, last.get(s.label, 0))
+    return adjacent / total if total else 0.0
+
+
 def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
     p = tp / (tp + fp) if tp + fp else 0.0
     r = tp / (tp + fn) if tp + fn else 0.0
@@ -177,6 +203,10 @@ class ManchesterRecipe(Detector):
         Training-set precision and recall a knowledge tagger needs to be used for a type.
     algorithm, c1, c2, max_iterations, min_freq:
         CRFsuite training options of every CRF.
+    scheme, adjacent_share:
+        Tagging scheme of the CRFs: ``"IO"`` (the paper), ``"BIO"``, or ``"auto"``: IO unless at
+        least ``adjacent_share`` of a CRF's training spans directly follow one of the same label
+        (see :func:`adjacency_share`), then BIO.
     features:
         Featurizer overrides (see :func:`featurizer`).
     two_pass:
@@ -203,6 +233,8 @@ class ManchesterRecipe(Detector):
         c2: float = 0.1,
         max_iterations: int = 40,
         min_freq: int = 2,
+        scheme: str = "auto",
+        adjacent_share: float = 0.02,
         features: Mapping[str, Any] | None = None,
         two_pass: bool = True,
         priority: Sequence[str] = DEFAULT_PRIORITY,
@@ -220,6 +252,8 @@ class ManchesterRecipe(Detector):
         self.c2 = c2
         self.max_iterations = max_iterations
         self.min_freq = min_freq
+        self.scheme = scheme
+        self.adjacent_share = adjacent_share
         self.features = dict(features or {})
         self.two_pass = two_pass
         self.priority = tuple(priority)
@@ -241,6 +275,8 @@ class ManchesterRecipe(Detector):
             v = getattr(self, k)
             if not 0.0 <= float(v) <= 1.0:
                 raise ConfigError(f"{k} must be in [0, 1], got {v!r}")
+        if self.scheme not in ("IO", "BIO", "auto"):
+            raise ConfigError(f"scheme must be 'IO', 'BIO' or 'auto', got {self.scheme!r}")
         if len(set(self.priority)) != len(self.priority):
             raise ConfigError("priority lists a type twice")
 
@@ -278,6 +314,7 @@ class ManchesterRecipe(Detector):
             "labels": dict(natives.most_common()),
             "knowledge_quality": quality,
             "plan": plan,
+            "schemes": dict(self.schemes_),
             "crfs": {n: getattr(o, "training_", {}) for n, o in objects.items()},
             "seconds": {"knowledge": round(t1 - t0, 1), "features": round(t2 - t1, 1), "crf": round(t3 - t2, 1)},
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -289,7 +326,8 @@ class ManchesterRecipe(Detector):
 
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         keys = ("lang", "crf_types", "residual", "min_precision", "min_recall", "algorithm", "c1", "c2",
-                "max_iterations", "min_freq", "features", "two_pass", "priority", "preset", "n_jobs")
+                "max_iterations", "min_freq", "scheme", "adjacent_share", "features", "two_pass", "priority",
+                "preset", "n_jobs")
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in ((k, getattr(self, k)) for k in keys)}
 
     def _rule_labels(self) -> set[str]:
@@ -388,8 +426,13 @@ class ManchesterRecipe(Detector):
             if p["ml"]:
                 by_model[p["ml"]].extend(sorted(groups[g]))
         jobs, names = [], []
+        self.schemes_: dict[str, str] = {}
         for name, labels in sorted(by_model.items()):
-            tagger = CRFTagger(feat, scheme="IO", sequence="record", algorithm=self.algorithm, c1=self.c1, c2=self.c2,
+            scheme = self.scheme
+            if scheme == "auto":
+                scheme = "BIO" if adjacency_share(docs, layer, labels) >= self.adjacent_share else "IO"
+            self.schemes_[name] = scheme
+            tagger = CRFTagger(feat, scheme=scheme, sequence="record", algorithm=self.algorithm, c1=self.c1, c2=self.c2,
                                max_iterations=self.max_iterations, min_freq=self.min_freq, labels=labels, name=name,
                                verbose=self.verbose)
             jobs.append((tagger, docs, layer, attrs))
