@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from notescrub.detect.bmewo import Codec
 from notescrub.detect.charlm import CharLmBank, log_prob_reference
 from notescrub.detect.lingpipe import CharLmHmmChunker, load_pipeline, sequence_tokens
-from notescrub.errors import ModelError
+from notescrub.errors import ConfigError, ModelError
 from notescrub.registry import load_model
 from notescrub.types import Document, Span
 
@@ -76,11 +77,11 @@ def test_bank_distributions_sum_to_one_over_next_char():
 def _cond(bank: CharLmBank, x: str) -> float:
     """log P(x[-1] | x[:-1]) recomputed from the bank's internals."""
     p = 1.0 / bank.n_chars
-    for k in range(0, min(bank.order - 1, len(x) - 1) + 1):
+    for k in range(min(bank.order - 1, len(x) - 1) + 1):
         h = x[len(x) - 1 - k : len(x) - 1]
         if h not in bank._ctx:
             break
-        idx, one_minus = bank._ctx[h]
+        _, one_minus = bank._ctx[h]
         p = p * float(np.atleast_1d(one_minus)[0])
         hit = bank._ngram.get(h + x[-1])
         if hit is not None:
@@ -123,7 +124,7 @@ def test_codec_table(n, chunks, tags):
     idx = [c.index[t] for t in tags]
     legal, start, end = c.transition_mask()
     assert start[idx[0]] and end[idx[-1]]
-    assert all(legal[a, b] for a, b in zip(idx, idx[1:]))
+    assert all(legal[a, b] for a, b in itertools.pairwise(idx))
 
 
 @settings(max_examples=60, deadline=None)
@@ -140,7 +141,7 @@ def test_codec_roundtrip_property(parts):
     tags = c.encode(n, chunks)
     assert len(tags) == n and c.decode(tags) == chunks
     legal, _, _ = c.transition_mask()
-    assert all(legal[c.index[a], c.index[b]] for a, b in zip(tags, tags[1:]))
+    assert all(legal[c.index[a], c.index[b]] for a, b in itertools.pairwise(tags))
 
 
 def test_codec_rejects_bad_input():
@@ -195,7 +196,7 @@ def test_save_load_pipeline(chunker, tmp_path):
     doc = pipe(Document("t", "Seen by Dr. Paz on 6/12."))
     assert [s.label for s in doc.layer("phi")] == ["DOCTOR", "DATE"]
     assert load_pipeline(out).detectors[0].codec_.states == chunker.codec_.states
-    with pytest.raises(Exception):
+    with pytest.raises(ConfigError):
         chunker.save(out)  # refuses to overwrite a non-empty directory
 
 
@@ -218,8 +219,6 @@ def test_load_rejects_broken_directories(chunker, tmp_path):
 
 # -- n-best rescoring -------------------------------------------------------------------------
 def test_k_best_matches_brute_force():
-    import itertools
-
     from notescrub.detect.lingpipe_rescore import k_best
 
     rng = np.random.default_rng(0)
@@ -292,15 +291,13 @@ def test_rescoring_chunker_roundtrip(train_docs, tmp_path):
 
 
 def test_viterbi_is_exact_against_brute_force(chunker):
-    import itertools
-
     rng = np.random.default_rng(3)
     em = rng.normal(scale=3.0, size=(4, len(chunker.codec_)))
     T, s0, e0 = chunker.log_trans_, chunker.log_start_, chunker.log_end_
     legal = [i for i in range(len(chunker.codec_))]
 
     def score(seq):
-        return s0[seq[0]] + em[0, seq[0]] + sum(T[a, b] + em[t + 1, b] for t, (a, b) in enumerate(zip(seq, seq[1:]))) + e0[seq[-1]]
+        return s0[seq[0]] + em[0, seq[0]] + sum(T[a, b] + em[t + 1, b] for t, (a, b) in enumerate(itertools.pairwise(seq))) + e0[seq[-1]]
 
     best = max(itertools.product(legal, repeat=4), key=score)
     for beam in (None, 30.0):
@@ -311,8 +308,6 @@ def test_viterbi_is_exact_against_brute_force(chunker):
 
 @pytest.mark.parametrize("params", [{"n_best": 0}, {"beam": -1.0}, {"rescore_eps": 1.5}])
 def test_bad_parameters_are_refused(train_docs, params):
-    from notescrub.errors import ConfigError
-
     with pytest.raises(ConfigError):
         CharLmHmmChunker(order=3, **params).fit(train_docs)
 

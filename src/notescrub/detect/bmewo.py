@@ -23,13 +23,13 @@ sequences.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from notescrub.errors import ModelError
 
-__all__ = ["Codec", "Chunk"]
+__all__ = ["Chunk", "Codec"]
 
 Chunk = tuple[int, int, str]  # (first token, last token inclusive, type)
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from notescrub.errors import ModelError
 
-__all__ = ["CharLmBank", "BOUNDARY"]
+__all__ = ["BOUNDARY", "CharLmBank"]
 
 #: The boundary character put before and after every scored string.
 BOUNDARY = "\x02"
@@ -125,7 +125,7 @@ class CharLmBank:
         for i in range(1, len(x)):
             c = x[i]
             p = probs[i - 1]
-            for k in range(0, min(order - 1, i) + 1):
+            for k in range(min(order - 1, i) + 1):
                 h = x[i - k : i]
                 entry = ctx.get(h)
                 if entry is None:
@@ -151,7 +151,7 @@ class CharLmBank:
         }
 
     @classmethod
-    def from_state(cls, state: dict[str, Any]) -> "CharLmBank":
+    def from_state(cls, state: dict[str, Any]) -> CharLmBank:
         """Rebuild a frozen bank from :meth:`to_state` output."""
         try:
             bank = cls(int(state["n_states"]), int(state["order"]), int(state["n_chars"]), float(state["lambda_factor"]))
@@ -196,7 +196,7 @@ def log_prob_reference(counts: dict[str, float], text: str, order: int, n_chars:
     lp = 0.0
     for i in range(1, len(x)):
         p = 1.0 / n_chars
-        for k in range(0, min(order - 1, i) + 1):
+        for k in range(min(order - 1, i) + 1):
             h = x[i - k : i]
             if h not in tot:
                 break

@@ -31,7 +31,7 @@ __all__ = ["CharLm"]
 
 @lru_cache(maxsize=16)
 def _kgrams(k: int) -> re.Pattern[str]:
-    return re.compile(f"(?=(.{{{k}}}))", re.S)
+    return re.compile(f"(?=(.{{{k}}}))", re.DOTALL)
 
 
 class CharLm:
@@ -76,7 +76,7 @@ class CharLm:
         p = 1.0 / self.n_chars
         c = x[i]
         one_minus, term = self._one_minus, self._term
-        for k in range(0, min(self.order - 1, i) + 1):
+        for k in range(min(self.order - 1, i) + 1):
             h = x[i - k : i]
             om = one_minus.get(h)
             if om is None:
@@ -100,7 +100,7 @@ class CharLm:
                 "counts": dict(self._counts)}
 
     @classmethod
-    def from_state(cls, state: dict[str, Any]) -> "CharLm":
+    def from_state(cls, state: dict[str, Any]) -> CharLm:
         try:
             lm = cls(int(state["order"]), int(state["n_chars"]), float(state["lambda_factor"]))
             lm._counts.update({str(k): float(v) for k, v in state["counts"].items()})

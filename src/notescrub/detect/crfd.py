@@ -27,7 +27,7 @@ from notescrub.errors import ConfigError, ModelError
 from notescrub.features.extract import Featurizer
 from notescrub.types import Document, Span  # noqa: F401 - used by the doctest
 
-__all__ = ["StatDeidCRF", "load_pipeline", "KIND"]
+__all__ = ["KIND", "StatDeidCRF", "load_pipeline"]
 
 KIND = "crfd"
 
@@ -54,7 +54,7 @@ class StatDeidCRF(CRFTagger):
         return meta
 
     @classmethod
-    def from_meta(cls, directory: Path, meta: dict[str, Any], model_file: str = "model.crfsuite") -> "StatDeidCRF":
+    def from_meta(cls, directory: Path, meta: dict[str, Any], model_file: str = "model.crfsuite") -> StatDeidCRF:
         if meta.get("kind") != KIND:
             raise ModelError(f"model kind is {meta.get('kind')!r}, expected {KIND!r}", path=directory)
         from notescrub.detect.svm import featurizer_from_config

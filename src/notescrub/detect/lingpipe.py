@@ -43,8 +43,9 @@ import json
 import logging
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -59,7 +60,7 @@ from notescrub.text.tokenize import Token
 from notescrub.text.views import token_view
 from notescrub.types import GOLD, Document, Span
 
-__all__ = ["CharLmHmmChunker", "load_pipeline", "sequence_tokens", "KIND"]
+__all__ = ["KIND", "CharLmHmmChunker", "load_pipeline", "sequence_tokens"]
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ class CharLmHmmChunker(Detector):
         self.cache_size = cache_size
 
     # -- training ---------------------------------------------------------------------
-    def fit(self, docs: Sequence[Document], layer: str = GOLD) -> "CharLmHmmChunker":
+    def fit(self, docs: Sequence[Document], layer: str = GOLD) -> CharLmHmmChunker:
         """Count emissions and transitions over ``docs``' tokens and ``layer`` spans."""
         t0 = time.perf_counter()
         docs = list(docs)
@@ -270,7 +271,7 @@ class CharLmHmmChunker(Detector):
         return Path(directory)
 
     @classmethod
-    def load(cls, directory: str | Path) -> "CharLmHmmChunker":
+    def load(cls, directory: str | Path) -> CharLmHmmChunker:
         """Read a model directory written by :meth:`save`."""
         d = Path(directory)
         meta = _read_meta(d)
@@ -299,7 +300,7 @@ class CharLmHmmChunker(Detector):
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("order", "n_chars", "lambda_factor", "alpha", "n_best", "rescore_eps", "beam", "name", "cache_size")}
 
-    def set_params(self, **params: Any) -> "CharLmHmmChunker":
+    def set_params(self, **params: Any) -> CharLmHmmChunker:
         for k, v in params.items():
             if k not in self.get_params():
                 raise ValueError(f"unknown parameter {k!r}")

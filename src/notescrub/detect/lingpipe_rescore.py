@@ -34,7 +34,8 @@ alternative paths of a record differ only where the HMM hesitates. So:
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,7 @@ from notescrub.detect.charlm_process import CharLm
 from notescrub.errors import ModelError
 from notescrub.text.tokenize import Token
 
-__all__ = ["RescoringModel", "posteriors", "uncertain_regions", "k_best", "rescore"]
+__all__ = ["RescoringModel", "k_best", "posteriors", "rescore", "uncertain_regions"]
 
 _SYMBOL_BASE = 0xE000  # Unicode private use area: one symbol per entity type
 _MAX_REGION = 60  # tokens; longer hesitant stretches keep the Viterbi path
@@ -78,7 +79,7 @@ class RescoringModel:
         parts.append(text[pos:hi] if pos < hi else "")
         return "".join(parts)
 
-    def fit(self, records: Sequence[tuple[str, list[tuple[int, int, str]]]]) -> "RescoringModel":
+    def fit(self, records: Sequence[tuple[str, list[tuple[int, int, str]]]]) -> RescoringModel:
         """Train on ``(text, char spans)`` records."""
         for text, spans in records:
             self.out_lm.add(self.out_string(text, spans))
@@ -103,7 +104,7 @@ class RescoringModel:
                 "type_lms": self.type_lms.to_state()}
 
     @classmethod
-    def from_state(cls, state: dict[str, Any]) -> "RescoringModel":
+    def from_state(cls, state: dict[str, Any]) -> RescoringModel:
         try:
             m = cls(state["types"], int(state["order"]))
             m.out_lm = CharLm.from_state(state["out_lm"])

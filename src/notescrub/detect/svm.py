@@ -39,9 +39,10 @@ import gzip
 import json
 import logging
 import time
-from datetime import datetime, timezone
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -49,10 +50,16 @@ import scipy.sparse as sp
 from notescrub import __version__
 from notescrub.detect.base import Detector
 from notescrub.errors import ConfigError, ModelError
-from notescrub.text.align import OUTSIDE, AlignStats, spans_to_tags, tag_type, tags_to_spans
+from notescrub.text.align import (
+    OUTSIDE,
+    AlignStats,
+    spans_to_tags,
+    tag_type,
+    tags_to_spans,
+)
 from notescrub.types import GOLD, Document, Span
 
-__all__ = ["SVMTagger", "load_pipeline", "KIND", "featurizer_from_config"]
+__all__ = ["KIND", "SVMTagger", "featurizer_from_config", "load_pipeline"]
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +118,7 @@ class SVMTagger(Detector):
     def get_params(self, deep: bool = True) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self._PARAMS}
 
-    def set_params(self, **params: Any) -> "SVMTagger":
+    def set_params(self, **params: Any) -> SVMTagger:
         unknown = set(params) - set(self._PARAMS)
         if unknown:
             raise ConfigError(f"unknown SVMTagger parameters {sorted(unknown)}")
@@ -127,7 +134,7 @@ class SVMTagger(Detector):
         return self.featurizer
 
     # -- training ---------------------------------------------------------------------
-    def fit(self, docs: Sequence[Document], layer: str = GOLD) -> "SVMTagger":
+    def fit(self, docs: Sequence[Document], layer: str = GOLD) -> SVMTagger:
         """Train on the ``layer`` spans of ``docs`` (one example per token)."""
         from sklearn.svm import LinearSVC
 
@@ -167,7 +174,7 @@ class SVMTagger(Detector):
             "vectorize_seconds": round(t2 - t1, 2),
             "train_seconds": round(t3 - t2, 2),
             "liblinear_iterations": int(np.max(clf.n_iter_)),
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
         }
         return self
 
@@ -248,7 +255,7 @@ class SVMTagger(Detector):
         return Path(directory)
 
     @classmethod
-    def load(cls, directory: str | Path) -> "SVMTagger":
+    def load(cls, directory: str | Path) -> SVMTagger:
         from notescrub.registry import read_model_meta
 
         d = Path(directory)

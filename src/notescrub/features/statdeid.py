@@ -37,15 +37,16 @@ model or a parser for the language is missing: results never change silently.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.features.extract import FeatureParts, Featurizer
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
 
-__all__ = ["StatDeidFeaturizer", "STATDEID_GROUPS", "SHARED_GROUPS", "PARSER_GROUPS"]
+__all__ = ["PARSER_GROUPS", "SHARED_GROUPS", "STATDEID_GROUPS", "StatDeidFeaturizer"]
 
 STATDEID_GROUPS = ("lexical_bigrams", "pos", "syntactic_bigrams", "medical_np", "section")
 #: the shared featurizer's groups that carry the paper's remaining features
@@ -98,7 +99,7 @@ class StatDeidFeaturizer:
         return {"featurizer": "stat-deid", **cfg}
 
     @classmethod
-    def from_config(cls, config: dict[str, Any]) -> "StatDeidFeaturizer":
+    def from_config(cls, config: dict[str, Any]) -> StatDeidFeaturizer:
         cfg = dict(config)
         if cfg.pop("featurizer", "stat-deid") != "stat-deid":
             raise ConfigError(f"not a Stat De-id featurizer configuration: {config.get('featurizer')!r}")

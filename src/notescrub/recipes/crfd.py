@@ -27,8 +27,8 @@ __all__ = ["build"]
 def build(lang: str = "en", syntax: bool | None = None, pos: bool | None = None,
           features: dict[str, Any] | None = None, **overrides: Any) -> StatDeidCRF:
     """An unfitted CRFD tagger (``overrides`` replace CRF parameters)."""
-    params: dict[str, Any] = dict(scheme="BIO", sequence="sentence", algorithm="lbfgs", c1=0.0, c2=1.0,
-                                  max_iterations=100, name="crfd")
+    params: dict[str, Any] = {"scheme": "BIO", "sequence": "sentence", "algorithm": "lbfgs", "c1": 0.0, "c2": 1.0,
+                              "max_iterations": 100, "name": "crfd"}
     params.update(overrides)
     try:
         return StatDeidCRF(featurizer(lang, syntax, pos, **(features or {})), **params)

@@ -33,7 +33,7 @@ __all__ = ["build"]
 def build(lang: str = "en", **overrides: Any) -> CharLmHmmChunker:
     """An unfitted LingPipe-style chunker (``lang`` does not change it: the model is
     learned from characters alone)."""
-    params: dict[str, Any] = dict(order=8, n_chars=256, lambda_factor=8.0, n_best=8, name="lingpipe")
+    params: dict[str, Any] = {"order": 8, "n_chars": 256, "lambda_factor": 8.0, "n_best": 8, "name": "lingpipe"}
     params.update(overrides)
     try:
         return CharLmHmmChunker(**params)

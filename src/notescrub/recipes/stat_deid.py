@@ -38,7 +38,11 @@ from typing import Any
 
 from notescrub.detect.svm import SVMTagger
 from notescrub.errors import ConfigError
-from notescrub.features.statdeid import SHARED_GROUPS, STATDEID_GROUPS, StatDeidFeaturizer
+from notescrub.features.statdeid import (
+    SHARED_GROUPS,
+    STATDEID_GROUPS,
+    StatDeidFeaturizer,
+)
 
 __all__ = ["build", "featurizer"]
 
@@ -57,8 +61,8 @@ def featurizer(lang: str = "en", syntax: bool | None = None, pos: bool | None = 
     if pos is not None:  # POS alone can be switched on (English) or off
         (on.add if pos else on.discard)("pos")
     groups = tuple(g for g in STATDEID_GROUPS if g in on)
-    params: dict[str, Any] = dict(groups=groups, shared_groups=SHARED_GROUPS, lang=lang,
-                                  np_source="parser" if syntax else "heuristic")
+    params: dict[str, Any] = {"groups": groups, "shared_groups": SHARED_GROUPS, "lang": lang,
+                              "np_source": "parser" if syntax else "heuristic"}
     params.update(overrides)
     return StatDeidFeaturizer(**params)
 
@@ -66,7 +70,7 @@ def featurizer(lang: str = "en", syntax: bool | None = None, pos: bool | None = 
 def build(lang: str = "en", syntax: bool | None = None, pos: bool | None = None,
           features: dict[str, Any] | None = None, **overrides: Any) -> SVMTagger:
     """An unfitted Stat De-id :class:`SVMTagger` (``overrides``: ``C``, ``min_freq``...)."""
-    params: dict[str, Any] = dict(C=0.1, min_freq=1, class_weight=None, max_iter=2000, name="stat-deid")
+    params: dict[str, Any] = {"C": 0.1, "min_freq": 1, "class_weight": None, "max_iter": 2000, "name": "stat-deid"}
     params.update(overrides)
     try:
         return SVMTagger(featurizer(lang, syntax, pos, **(features or {})), **params)
