@@ -132,12 +132,22 @@ class Rule:
     propagate: bool = False
     block: bool = False
     origin: str = ""
+    # prefiltered scanners (same matches as the regexes, see notescrub.detect.prefilter), built on first use
+    _scanners: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def _scanner(self, which: str) -> Any:
+        sc = self._scanners.get(which)
+        if sc is None:
+            from notescrub.detect.prefilter import Scanner
+
+            sc = self._scanners[which] = Scanner(getattr(self, which))
+        return sc
 
     def matches(self, text: str) -> Iterable[tuple[int, int, float]]:
         """Yield ``(start, end, score)`` for every accepted match in ``text``."""
-        if self.neg_doc is not None and not self.block and self.neg_doc.search(text):
+        if self.neg_doc is not None and not self.block and self._scanner("neg_doc").search(text):
             return
-        for m in self.regex.finditer(text):
+        for m in self._scanner("regex").finditer(text):
             start, end = m.span(self.group)
             if start < 0 or end <= start:
                 continue

@@ -1,0 +1,307 @@
+"""Faster ``finditer``/``search`` for rule regexes: skip positions where no match can start.
+
+Python's regex engine tries a pattern at every position of the text unless the pattern
+begins with a literal or a plain character class; rule patterns begin with lookbehinds,
+``\\b`` or case-insensitive alternations, so each of them costs ~50 ns per character of
+every note. :class:`Scanner` analyses the parsed pattern once and rewrites it so that
+the engine's fast C loop skips to the positions where a match can start:
+
+* a pattern whose matches always start a word (``\\b`` before a word character, or a
+  ``(?<![\\w...])`` lookbehind) becomes ``[^\\w](?=(?:PATTERN)(?P<_ns_end>))``: only the
+  characters before a word are tried (about one in five);
+* any other pattern becomes ``[FIRST](?<=(?=(?:PATTERN)(?P<_ns_end>))[\\s\\S])`` where
+  ``FIRST`` holds every character a match can start with (a superset).
+
+The original pattern runs, unchanged, in the lookahead at the candidate position (its
+own lookbehinds still see the text before it), and :class:`Scanner` turns the
+candidate matches back into exactly the matches of ``pattern.finditer`` (leftmost,
+non-overlapping, same groups): results are identical, only the time changes. Patterns
+it cannot analyse (back-references first, patterns that can match the empty string,
+unknown opcodes) keep the plain ``finditer``.
+
+>>> import re
+>>> rx = re.compile(r"(?<![\\w])(?i:dr|mr)\\.?\\s+(?P<phi>[A-Z][a-z]+)")
+>>> sc = Scanner(rx)
+>>> sc.mode
+'word-start'
+>>> text = "Dr Vega; seen by DR. Ruiz and mr Diaz; Mr.Lee"
+>>> [m.span("phi") for m in sc.finditer(text)] == [m.span("phi") for m in rx.finditer(text)]
+True
+>>> [m.span() for m in sc.finditer(text)]
+[(0, 7), (17, 25), (30, 37)]
+>>> Scanner(re.compile(r"\\d+/\\d+")).mode
+'first-char'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+__all__ = ["Scanner", "first_char_class"]
+
+_END = "_ns_end"
+_ASCII = [chr(i) for i in range(128)]
+_CONSUMING_SINGLE = ("LITERAL", "NOT_LITERAL", "IN", "ANY", "CATEGORY")
+_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+# non-ASCII characters an item may match: none, only word characters (\w), or any
+_NONE, _WORD, _ANY = 0, 1, 2
+
+
+class _Unsupported(Exception):
+    """The pattern uses something the first-character analysis does not handle."""
+
+
+class _First(NamedTuple):
+    chars: frozenset[str]  # ASCII characters a match may start with (exact)
+    non_ascii: int  # _NONE, _WORD or _ANY
+    nullable: bool  # may match the empty string
+    nonword_before: bool  # every match is preceded by a non-word character (or the text start)
+    boundary: bool  # every match starts at a \b
+
+
+def _modules() -> tuple[Any, Any]:
+    from re import _compiler, _parser  # private, but stable since 3.11; failures fall back
+
+    return _parser, _compiler
+
+
+def _is_word(c: str) -> bool:
+    return c.isalnum() or c == "_"  # what the regex engine calls \w (str patterns)
+
+
+_OP_CACHE: dict[tuple[str, str, int], tuple[frozenset[str], int]] = {}
+
+
+def _op_chars(op: Any, av: Any, state: Any, flags: int) -> tuple[frozenset[str], int]:
+    """(ASCII characters the single-character item matches, which non-ASCII ones it may match)."""
+    key = (str(op), repr(av), flags)
+    hit = _OP_CACHE.get(key)
+    if hit is None:
+        hit = _OP_CACHE[key] = _op_chars_uncached(op, av, state, flags)
+    return hit
+
+
+def _op_chars_uncached(op: Any, av: Any, state: Any, flags: int) -> tuple[frozenset[str], int]:
+    parser, compiler = _modules()
+    rx = compiler.compile(parser.SubPattern(state, [(op, av)]), flags)
+    ascii_set = frozenset(c for c in _ASCII if rx.match(c))
+    name = str(op)
+    ignore = bool(flags & re.IGNORECASE)
+    # case partners of a letter are letters, so "word only" survives IGNORECASE
+    if name == "LITERAL":
+        if av < 128 and not ignore:
+            return ascii_set, _NONE
+        return ascii_set, _WORD if _is_word(chr(av)) else _ANY
+    if name == "IN":
+        kinds = []
+        for o, a in av:
+            o = str(o)
+            if o == "LITERAL":
+                kinds.append(_NONE if a < 128 and not ignore else (_WORD if _is_word(chr(a)) else _ANY))
+            elif o == "RANGE":
+                if a[1] < 128 and not ignore:
+                    kinds.append(_NONE)
+                else:
+                    kinds.append(_WORD if all(_is_word(chr(x)) for x in range(a[0], a[1] + 1)) else _ANY)
+            elif o == "CATEGORY" and str(a) in ("CATEGORY_WORD", "CATEGORY_DIGIT", "CATEGORY_UNI_WORD",
+                                                "CATEGORY_UNI_DIGIT"):
+                kinds.append(_WORD)
+            else:  # NEGATE, other categories
+                kinds.append(_ANY)
+        return ascii_set, max(kinds, default=_NONE)
+    return ascii_set, _ANY  # NOT_LITERAL, ANY, CATEGORY
+
+
+def _nonword_lookbehind(av: Any) -> bool:
+    """``(?<![\\w...])`` / ``(?<!\\w)``: the previous character is not a word character."""
+    direction, p = av
+    items = list(p)
+    if direction != -1 or len(items) != 1 or str(items[0][0]) != "IN":
+        return False
+    members = items[0][1]
+    return all(str(o) != "NEGATE" for o, _ in members) and any(
+        str(o) == "CATEGORY" and str(a) in ("CATEGORY_WORD", "CATEGORY_UNI_WORD") for o, a in members
+    )
+
+
+def _first(items: list[tuple[Any, Any]], state: Any, flags: int) -> _First:
+    chars: frozenset[str] = frozenset()
+    non_ascii = _NONE
+    nonword = boundary = False
+    mixed = False  # a nullable item that may consume came first: later assertions may apply elsewhere
+    for op, av in items:
+        name = str(op)
+        if name in _CONSUMING_SINGLE:
+            c, n = _op_chars(op, av, state, flags)
+            return _First(chars | c, max(non_ascii, n), False, nonword, boundary)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            # assertions only narrow the candidates; two of them tell that a word starts here
+            if not mixed:
+                boundary = boundary or (name == "AT" and str(av) in ("AT_BOUNDARY", "AT_UNI_BOUNDARY"))
+                nonword = nonword or (name == "ASSERT_NOT" and _nonword_lookbehind(av))
+            continue
+        if name == "SUBPATTERN":
+            _group, add, delete, p = av
+            sub = _first(list(p), state, (flags | add) & ~delete)
+        elif name == "ATOMIC_GROUP":
+            sub = _first(list(av), state, flags)
+        elif name == "BRANCH":
+            alts = [_first(list(alt), state, flags) for alt in av[1]]
+            sub = _First(frozenset().union(*(a.chars for a in alts)), max(a.non_ascii for a in alts),
+                         any(a.nullable for a in alts), all(a.nonword_before for a in alts),
+                         all(a.boundary for a in alts))
+        elif name in _REPEATS:
+            lo, _hi, p = av
+            sub = _first(list(p), state, flags)
+            if lo == 0:
+                sub = sub._replace(nullable=True)
+        else:  # GROUPREF, GROUPREF_EXISTS, anything new: give up
+            raise _Unsupported(name)
+        chars |= sub.chars
+        non_ascii = max(non_ascii, sub.non_ascii)
+        if not sub.nullable:
+            inner = not mixed
+            return _First(chars, non_ascii, False, nonword or (inner and sub.nonword_before),
+                          boundary or (inner and sub.boundary))
+        mixed = mixed or bool(sub.chars) or sub.non_ascii != _NONE
+    return _First(chars, non_ascii, True, nonword, boundary)
+
+
+def _analyse(pattern: re.Pattern[str]) -> _First | None:
+    if not isinstance(pattern.pattern, str):
+        return None
+    try:
+        parser, _ = _modules()
+        parsed = parser.parse(pattern.pattern, pattern.flags)
+        first = _first(list(parsed), parsed.state, parsed.state.flags)
+    except (_Unsupported, re.error, AttributeError, TypeError, ValueError, ImportError, RecursionError):
+        return None
+    return None if first.nullable or (not first.chars and first.non_ascii == _NONE) else first
+
+
+def _char_class(first: _First) -> str:
+    if first.non_ascii != _NONE:  # every non-ASCII character: the complement of the other ASCII ones
+        # (a range up to U+10FFFF would make the regex compiler slow)
+        return "[^" + "".join(f"\\x{ord(c):02x}" for c in _ASCII if c not in first.chars) + "]"
+    return "[" + "".join(f"\\x{ord(c):02x}" for c in sorted(first.chars)) + "]"
+
+
+def first_char_class(pattern: re.Pattern[str]) -> str | None:
+    """A character class matching every character a match of ``pattern`` can start with.
+
+    ``None`` when the pattern can match the empty string or cannot be analysed.
+
+    >>> first_char_class(re.compile(r"(?<!\\d)\\b(?:ab|Cd)"))
+    '[\\\\x41\\\\x43\\\\x61\\\\x63]'
+    >>> first_char_class(re.compile(r"x*")) is None
+    True
+    """
+    first = _analyse(pattern)
+    return None if first is None else _char_class(first)
+
+
+def _scoped(pattern: re.Pattern[str]) -> str | None:
+    """The pattern's source with its global flags turned into a scoped group."""
+    flags = pattern.flags & ~re.UNICODE
+    letters = "".join(ch for ch, bit in (("i", re.IGNORECASE), ("m", re.MULTILINE), ("s", re.DOTALL),
+                                         ("x", re.VERBOSE)) if flags & bit)
+    if flags & ~(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE):
+        return None  # ASCII / LOCALE / DEBUG: keep the plain pattern
+    src = pattern.pattern
+    if flags & re.VERBOSE:
+        src += "\n"  # a trailing comment must not swallow the closing parenthesis
+    return f"(?{letters}:{src})" if letters else f"(?:{src})"
+
+
+class _Match:
+    """The parts of :class:`re.Match` the rules use, for a match found by a :class:`Scanner`."""
+
+    __slots__ = ("_m", "_start", "_end")
+
+    def __init__(self, m: re.Match[str], start: int, end: int) -> None:
+        self._m, self._start, self._end = m, start, end
+
+    def span(self, group: int | str = 0) -> tuple[int, int]:
+        return (self._start, self._end) if group == 0 else self._m.span(group)
+
+    def start(self, group: int | str = 0) -> int:
+        return self.span(group)[0]
+
+    def end(self, group: int | str = 0) -> int:
+        return self.span(group)[1]
+
+    def group(self, group: int | str = 0) -> str | None:
+        if group == 0:
+            return self._m.string[self._start : self._end]
+        return self._m.group(group)
+
+    def groupdict(self) -> dict[str, str | None]:
+        d = self._m.groupdict()
+        d.pop(_END, None)
+        return d
+
+
+class Scanner:
+    """``finditer`` / ``search`` of a compiled pattern, with a start-position prefilter.
+
+    ``mode`` is ``"word-start"``, ``"first-char"`` or ``"plain"`` (no prefilter applies).
+    """
+
+    __slots__ = ("pattern", "mode", "_wrapped")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.mode = "plain"
+        self._wrapped: re.Pattern[str] | None = None
+        first = None if _END in pattern.groupindex else _analyse(pattern)
+        body = _scoped(pattern)
+        if first is None or body is None:
+            return
+        word_only = first.non_ascii != _ANY and all(_is_word(c) for c in first.chars)
+        cls = _char_class(first)
+        look = f"(?={body}(?P<{_END}>))"
+        try:
+            if first.nonword_before or (first.boundary and word_only):
+                # the character before a match is never a word character: scan for those
+                self._wrapped, self.mode = re.compile(f"[^\\w](?={cls}){look}"), "word-start"
+            else:
+                self._wrapped, self.mode = re.compile(f"{cls}(?<={look}[\\s\\S])"), "first-char"
+        except (re.error, RecursionError, OverflowError):
+            self._wrapped, self.mode = None, "plain"
+
+    def _candidates(self, text: str, pos: int) -> Iterator[tuple[re.Match[str] | Any, int, int]]:
+        """(match, start, end) of the pattern at every candidate start >= ``pos``, in order."""
+        wrapped = self._wrapped
+        assert wrapped is not None
+        if self.mode == "first-char":
+            for m in wrapped.finditer(text, pos):
+                yield m, m.start(), m.start(_END)
+            return
+        # word-start: the wrapped match is the character before the start; the first
+        # position has no such character inside the searched range, so try it directly
+        m0 = self.pattern.match(text, pos)
+        if m0 is not None:
+            yield m0, m0.start(), m0.end()
+        for m in wrapped.finditer(text, pos):
+            yield m, m.end(), m.start(_END)
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Any]:
+        """Same matches as ``pattern.finditer(text, pos, endpos)``."""
+        if self._wrapped is None or (endpos is not None and endpos < len(text)):
+            # an endpos would cut the lookahead short differently: keep the exact semantics
+            yield from self.pattern.finditer(text, pos, len(text) if endpos is None else endpos)
+            return
+        last = pos
+        for m, start, end in self._candidates(text, pos):
+            if start < last:  # inside the previous match: finditer would not look here
+                continue
+            last = end
+            yield m if isinstance(m, re.Match) and m.re is self.pattern else _Match(m, start, end)
+
+    def search(self, text: str, pos: int = 0) -> Any:
+        """Same as ``pattern.search(text, pos)`` (a match-like object, or ``None``)."""
+        for m in self.finditer(text, pos):
+            return m
+        return None
