@@ -108,6 +108,47 @@ def doc_from_record(rec: Any, *, default_id: str, path: str | Path | None = None
     return doc
 
 
+def is_span_only(path: str | Path) -> bool:
+    """True when the first record of a JSONL file has ``"spans"`` but no ``"text"``
+    (the output of ``notescrub annotate``, which never writes note text)."""
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:
+                    return False
+                return isinstance(rec, dict) and "text" not in rec and "spans" in rec
+    return False
+
+
+def read_span_only(path: str | Path, reference: Iterable[Document], *, layer: str = "gold") -> list[Document]:
+    """Span-only records (``{"id", "spans"}``) attached to the texts of ``reference`` documents.
+
+    Each record's id must name a reference document; its spans are checked against that
+    document's text and stored in ``layer`` of a copy of the document (other layers dropped).
+    """
+    by_id = {d.id: d for d in reference}
+    out: list[Document] = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputFormatError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=lineno) from None
+            if not isinstance(rec, dict) or "id" not in rec:
+                raise InputFormatError('span-only record needs an "id"', path=path, line=lineno)
+            ref = by_id.get(str(rec["id"]))
+            if ref is None:
+                raise InputFormatError(f"document id {str(rec['id'])!r} is not in the reference corpus", path=path, line=lineno)
+            doc = ref.copy(layers=False)
+            doc.add_layer(layer, spans_from_records(doc.text, rec.get("spans"), path=path, line=lineno))
+            out.append(doc)
+    return out
+
+
 def record_from_doc(doc: Document, layer: str = "gold") -> dict[str, Any]:
     rec: dict[str, Any] = {"id": doc.id}
     if doc.patient_id is not None:

@@ -71,9 +71,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="bootstrap resamples for the headline F1 interval (0: none; default 1000)")
 
 
-def _read(path: Path, fmt: str | None) -> list[Any]:
+def _read(path: Path, fmt: str | None, reference: list[Any] | None = None) -> list[Any]:
+    """Read a corpus; span-only JSONL predictions (``notescrub annotate`` output) are
+    attached to the texts of the ``reference`` (gold) documents by id."""
     from notescrub.io import read_corpus
+    from notescrub.io.jsonl import is_span_only, read_span_only
 
+    if reference is not None and path.is_file() and (fmt in (None, "jsonl")) and path.suffix == ".jsonl" \
+            and is_span_only(path):
+        return read_span_only(path, reference)
     return list(read_corpus(path, fmt))
 
 
@@ -114,14 +120,14 @@ def run(args: argparse.Namespace) -> int:
 
     extra = _extra_plots(args.extra_plots)
     gold = _read(args.gold, args.fmt)
-    pred = _read(args.pred, args.pred_format or args.fmt)
+    pred = _read(args.pred, args.pred_format or args.fmt, reference=gold)
     result = evaluate(gold, pred, scheme=args.scheme, gold_layer=args.gold_layer, pred_layer=args.pred_layer,
                       compat_official=args.compat_official, labels=args.labels,
                       bootstrap_resamples=max(0, args.bootstrap))
     if args.compare:
         from notescrub.evaluate.compare import compare_systems
 
-        other = _read(args.compare, args.pred_format or args.fmt)
+        other = _read(args.compare, args.pred_format or args.fmt, reference=gold)
         result["comparison"] = compare_systems(gold, pred, other, scheme=args.scheme, gold_layer=args.gold_layer,
                                                pred_layer=args.pred_layer, labels=result["labels"],
                                                n_resamples=max(1, args.bootstrap))
