@@ -5,7 +5,7 @@ import json
 import pytest
 
 from notescrub.cli.main import main
-from notescrub.errors import InputFormatError
+from notescrub.errors import InputFormatError, OffsetError
 from notescrub.io.jsonl import is_span_only, read_span_only
 from notescrub.types import Document, Span
 
@@ -32,7 +32,7 @@ def test_unknown_id_and_bad_offsets_are_errors(tmp_path):
     with pytest.raises(InputFormatError, match="zz"):
         read_span_only(pred, [Document("a", "text")])
     pred.write_text(json.dumps({"id": "a", "spans": [{"start": 0, "end": 99, "type": "DATE"}]}) + "\n")
-    with pytest.raises(InputFormatError):
+    with pytest.raises(OffsetError, match="outside the text"):
         read_span_only(pred, [Document("a", "text")])
 
 
