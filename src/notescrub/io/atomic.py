@@ -34,6 +34,18 @@ from notescrub.errors import ConfigError
 __all__ = ["atomic_dir", "atomic_file"]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _publish_mode(path: Path, base: int) -> None:
+    """Give a finished temporary file/directory the mode a plain ``open``/``mkdir`` would
+    (``mkstemp``/``mkdtemp`` create them private: 0600/0700)."""
+    os.chmod(path, base & ~_umask())
+
+
 @contextmanager
 def atomic_file(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path in the target's folder; ``os.replace`` it onto ``path`` on success."""
@@ -44,6 +56,7 @@ def atomic_file(path: str | Path) -> Iterator[Path]:
     tmp = Path(tmp_name)
     try:
         yield tmp
+        _publish_mode(tmp, 0o666)
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -66,6 +79,7 @@ def atomic_dir(path: str | Path, *, overwrite: bool = False) -> Iterator[Path]:
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     try:
         yield tmp
+        _publish_mode(tmp, 0o777)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
