@@ -10,7 +10,8 @@ Training data (all fictional, see MODEL card in docs/en-default.md):
 
 Model: rules + dictionary detectors feed a stacked CRF (BIO over i2b2-2014 subtypes,
 whole record as the sequence, L-BFGS with L1+L2), followed by the two-pass patient
-dictionary and the ``cover`` resolver (recall-first). Three presets set the CRF's O-bias.
+dictionary, data-driven post-processing rules (eponyms, lab ratios, facility heads) and the
+``cover`` resolver (recall-first). Four presets set the CRF's O-bias.
 
 Usage::
 
@@ -40,11 +41,16 @@ EN_DEV = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "en
 
 #: O-bias of the stacked CRF at each operating point (negative = more recall)
 PRESETS = {
-    "balanced": 0.0,
+    "precision": 0.0,
+    "balanced": -1.0,
     "high-recall": -2.0,
-    "max-recall": -3.5,
+    "max-recall": -3.0,
 }
 DEFAULT_PRESET = "high-recall"
+#: post-processing rules applied to the CRF's spans (recall-first: no rule that drops names
+#: because they are also medical words, e.g. the patient "Mr. Foley")
+POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-decimal-ratio",
+              "drop-date-blood-pressure", "drop-no-alphanumeric", "drop-eponym-term"]
 
 
 def training_corpus(holdout: set[str], synth_patients: int, seed: int) -> tuple[list, dict]:
@@ -79,6 +85,7 @@ def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iteratio
         ComponentSpec("crf", "stacked", dir="crf", options={"feeders": ["rules", "dictionary"],
                                                            "bias": PRESETS[DEFAULT_PRESET]}),
         ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": 0.9}),
+        ComponentSpec("post", "postprocess", options={"targets": ["crf"], "rules": POST_RULES}),
     ]
     presets = {name: {"description": f"stacked CRF O-bias {b:+.1f}", "components": {"crf": {"bias": b}}}
                for name, b in PRESETS.items()}

@@ -16,7 +16,8 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   span must start with a capital);
 * ``drop``: any of ``span_pattern`` (searched in the span's text), ``chunk_pattern``
   (in the whitespace-delimited chunk around the span), ``context_pattern`` (in the
-  span plus ``window`` characters on both sides, same line), ``before_pattern`` (in the
+  span plus ``window`` characters on both sides, same line), ``after_pattern`` (matching
+  at the start of the ``window`` characters after the span, same line), ``before_pattern`` (in the
   ``window`` characters before the span, same line), ``all_in`` (lexicons: every word of
   the span is in one of them) -- all the given conditions must hold;
 * ``merge``: ``gap_pattern`` (fully matching the text between two spans of the same
@@ -57,13 +58,15 @@ _PACKAGE = "notescrub.resources.postprocess"
 _COMMON_KEYS = {"name", "action", "types", "description"}
 _KEYS = {
     "extend": _COMMON_KEYS | {"heads", "lexicon", "direction", "max_tokens", "head_capitalised", "require_capital"},
-    "drop": _COMMON_KEYS | {"span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "window", "all_in"},
+    "drop": _COMMON_KEYS | {"span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern",
+                            "window", "all_in"},
     "merge": _COMMON_KEYS | {"gap_pattern"},
 }
-_DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "all_in")
+_DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
                          "las", "y", "san", "santa"})
 _WORD = re.compile(r"\w+")
+_POSSESSIVE = re.compile(r"['’]s\b|(?<=s)['’]")
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,7 @@ class PostRule:
     chunk_pattern: re.Pattern[str] | None = None
     context_pattern: re.Pattern[str] | None = None
     before_pattern: re.Pattern[str] | None = None
+    after_pattern: re.Pattern[str] | None = None
     window: int = 20
     all_in: tuple[str, ...] = ()
     gap_pattern: re.Pattern[str] | None = None
@@ -190,6 +194,7 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
                         chunk_pattern=_regex(raw.get("chunk_pattern"), "chunk_pattern", fail),
                         context_pattern=_regex(raw.get("context_pattern"), "context_pattern", fail),
                         before_pattern=_regex(raw.get("before_pattern"), "before_pattern", fail),
+                        after_pattern=_regex(raw.get("after_pattern"), "after_pattern", fail),
                         window=window, all_in=tuple(str(x) for x in all_in))
     gap = _regex(raw.get("gap_pattern"), "gap_pattern", fail)
     if gap is None:
@@ -370,7 +375,7 @@ def _drop(rule: PostRule, doc: Document, s: Span) -> bool:
             b += 1
         if not rule.chunk_pattern.search(text[a:b]):
             return False
-    if rule.context_pattern is not None or rule.before_pattern is not None:
+    if rule.context_pattern is not None or rule.before_pattern is not None or rule.after_pattern is not None:
         la, lb = _line_bounds(text, s.start, s.end)
         lo = max(la, s.start - rule.window)
         if rule.context_pattern is not None and not rule.context_pattern.search(
@@ -378,10 +383,12 @@ def _drop(rule: PostRule, doc: Document, s: Span) -> bool:
             return False
         if rule.before_pattern is not None and not rule.before_pattern.search(text[lo : s.start]):
             return False
+        if rule.after_pattern is not None and not rule.after_pattern.match(text[s.end : min(lb, s.end + rule.window)]):
+            return False
     if rule.all_in:
         from notescrub.lexicons import lexicon
 
-        words = [w.lower() for w in _WORD.findall(piece)]
+        words = [w.lower() for w in _WORD.findall(_POSSESSIVE.sub("", piece))]
         lexica = [lexicon(n) for n in rule.all_in]
         if not words or not all(any(w in lx for lx in lexica) for w in words):
             return False
