@@ -148,20 +148,70 @@ class CRFWeights:
 
 
 def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
-    """Best path (label indices) and its unnormalised score."""
+    """Best path (label indices) and its unnormalised score.
+
+    Same result as the textbook recursion ``delta[t] = max_a(delta[t-1][a] + T[a]) + S[t]``
+    (first index on ties), with two exact shortcuts:
+
+    * a step only considers the previous labels that can still win some column: a label
+      ``a`` with ``delta[a] < max(delta) - reach[best, a]`` (``reach[s, a]``: the largest
+      gain ``T[a, y] - T[s, y]`` of ``a`` over ``s`` in any column) never beats the best
+      one, so dropping it changes neither the maxima nor their tie-breaking;
+    * when a single label ``s`` is left and the next positions keep it alone and best
+      (checked for all positions at once, with a safety margin for rounding), the run is
+      skipped: back-pointers are ``s`` and only the scalar score of ``s`` is carried, with
+      the same floating-point operations as the full recursion.
+    """
     n, L = S.shape
     if n == 0:
         return np.zeros(0, dtype=np.int64), 0.0
+    reach = (T[None, :, :] - T[:, None, :]).max(2)  # reach[s, a] = max_y T[a, y] - T[s, y]
+    # margin so that labels outside the kept set are *strictly* worse after rounding too
+    slack = 1e-9 * (1.0 + (float(np.abs(S).max()) + float(np.abs(T).max())) * n)
+    o = int(np.bincount(S.argmax(1), minlength=L).argmax())  # the usual label (O)
+    g = S + T[o]  # delta[t] - const after a single-label step from o
+    others = g - g[:, o : o + 1] + reach[o][None, :]
+    others[:, o] = -np.inf
+    stays = others.max(1) < -2 * slack  # o alone and best at t: the next step keeps only o
+    # run_end[t]: first position >= t where o does not stay (n if none)
+    idx = np.where(stays, n, np.arange(n))
+    run_end = np.minimum.accumulate(idx[::-1])[::-1]
+    t_oo, s_o = float(T[o, o]), S[:, o].tolist()
     back = np.empty((n, L), dtype=np.int64)
+    cols = np.arange(L)
     delta = S[0].copy()
-    for t in range(1, n):
-        cand = delta[:, None] + T
-        back[t] = cand.argmax(0)
-        delta = cand[back[t], np.arange(L)] + S[t]
+    flatnonzero = np.flatnonzero
+    t = 1
+    while t < n:
+        best = int(delta.argmax())
+        top = delta[best]
+        keep = flatnonzero(delta >= top - reach[best] - slack)  # reach[best, best] == 0
+        if len(keep) > 1:
+            cand = delta[keep, None] + T[keep]
+            arg = cand.argmax(0)
+            back[t] = keep[arg]
+            delta = cand[arg, cols] + S[t]
+            t += 1
+            continue
+        back[t] = best
+        if best != o or not stays[t]:
+            delta = (top + T[best]) + S[t]
+            t += 1
+            continue
+        # positions t .. r-1 are single-label steps from o that leave o alone and best
+        r = min(int(run_end[t]), n - 1)
+        back[t : r + 1] = o
+        top = float(top)
+        for u in range(t, r):
+            top = (top + t_oo) + s_o[u]
+        delta = (top + T[o]) + S[r]
+        t = r + 1
     path = np.empty(n, dtype=np.int64)
-    path[-1] = int(delta.argmax())
+    p = int(delta.argmax())
+    path[-1] = p
     for t in range(n - 1, 0, -1):
-        path[t - 1] = back[t, path[t]]
+        p = int(back[t, p])
+        path[t - 1] = p
     return path, float(delta.max())
 
 
@@ -184,26 +234,49 @@ class ForwardBackward:
 
 
 def forward_backward(S: np.ndarray, T: np.ndarray) -> ForwardBackward:
-    """Forward-backward in probability space with per-position scaling (stable)."""
+    """Forward-backward in probability space with per-position scaling (stable).
+
+    The recursions run unnormalised (``u[t] = (u[t-1] @ E) * P[t]`` and
+    ``v[t] = E @ (P[t+1] * v[t+1])``), rescaled only every few steps (as often as needed
+    to stay far from overflow and underflow); the per-position scaling of the classic
+    algorithm -- ``alpha[t]`` summing to 1, ``scale[t]`` its normaliser and
+    ``alpha[t] @ beta[t] == 1`` -- is then applied to all positions at once. Same values
+    up to rounding, half the array operations per token.
+    """
     n, L = S.shape
     shift = S.max(1) if n else np.zeros(0)
     P = np.exp(S - shift[:, None])
     E = np.exp(T)
-    alpha = np.empty((n, L))
-    beta = np.empty((n, L))
-    c = np.empty(n)
     if n == 0:
-        return ForwardBackward(alpha, beta, c, shift, P, E, 0.0)
-    a = P[0]
-    c[0] = a.sum()
-    alpha[0] = a / c[0]
+        return ForwardBackward(np.empty((0, L)), np.empty((0, L)), np.empty(0), shift, P, E, 0.0)
+    # one step multiplies a vector's total by at most L * e^max|T| (and P <= 1, max P == 1)
+    every = max(1, int(600 // (np.log(max(L, 2)) + float(np.abs(T).max()) + 1.0)))
+    dot = np.dot
+    u = np.empty((n, L))
+    pre = np.ones(n)  # total of u[t] before a rescaling at t (1: not rescaled)
+    u[0] = P[0]
     for t in range(1, n):
-        a = (alpha[t - 1] @ E) * P[t]
-        c[t] = a.sum()
-        alpha[t] = a / c[t]
-    beta[-1] = 1.0
+        ut = u[t]
+        dot(u[t - 1], E, out=ut)
+        ut *= P[t]
+        if t % every == 0:
+            pre[t] = total = ut.sum()
+            ut /= total
+    v = np.empty((n, L))
+    v[-1] = 1.0
+    tmp = np.empty(L)
     for t in range(n - 2, -1, -1):
-        beta[t] = E @ (P[t + 1] * beta[t + 1]) / c[t + 1]
+        vt = v[t]
+        np.multiply(P[t + 1], v[t + 1], out=tmp)
+        dot(E, tmp, out=vt)
+        if (n - 1 - t) % every == 0:
+            vt /= vt.sum()
+    totals = u.sum(1)
+    alpha = u / totals[:, None]
+    c = np.empty(n)
+    c[0] = totals[0]
+    c[1:] = totals[1:] * pre[1:] / totals[:-1]
+    beta = v / np.einsum("ij,ij->i", alpha, v)[:, None]
     log_z = float(np.log(c).sum() + shift.sum())
     return ForwardBackward(alpha, beta, c, shift, P, E, log_z)
 
