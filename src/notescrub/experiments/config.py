@@ -91,7 +91,7 @@ class Settings:
 
 PRESETS: dict[str, dict[str, Any]] = {
     "full": {},
-    "quick": dict(folds=2, max_train_docs=16, max_test_docs=12, crf_iterations=10, manchester_iterations=8,
+    "quick": dict(folds=2, max_train_docs=12, max_test_docs=8, crf_iterations=8, manchester_iterations=6,
                   curve_fractions=(0.25, 1.0), curve_repeats=1, biases=(1.0, 0.0, -1.0, -2.0), lc_folds=2,
                   ablation_groups=("target_word", "lexical_bigrams", "dictionary", "orthographic"),
                   corpora_styles=("random", "oov"), bootstrap=50),
