@@ -21,9 +21,13 @@ from notescrub.detect.resolve import Resolver, longest
 from notescrub.errors import ProcessingError
 from notescrub.types import PHI, Document, Span
 
-__all__ = ["Pipeline"]
+__all__ = ["Pipeline", "MAX_CHARS"]
 
 log = logging.getLogger(__name__)
+
+#: Documents longer than this (characters) are refused: a single note of tens of MB is
+#: almost always a concatenated export that should be split into notes first.
+MAX_CHARS = 20_000_000
 
 
 class Pipeline:
@@ -42,6 +46,13 @@ class Pipeline:
     keep_labels:
         If given, only spans whose native label or canonical subtype is in this set reach
         the output layer.
+    max_chars:
+        Documents longer than this are refused with a :class:`ProcessingError` naming the
+        limit (fail closed: nothing of them is written).
+    lang:
+        Language the detectors were built for (``"en"``, ``"es"``). Documents that do not
+        look like it (see :func:`notescrub.text.language.looks_like`) are processed but
+        logged with a warning naming the document id.
     """
 
     def __init__(
@@ -52,6 +63,8 @@ class Pipeline:
         name: str = "pipeline",
         keep_labels: Iterable[str] | None = None,
         metadata: dict | None = None,
+        max_chars: int = MAX_CHARS,
+        lang: str | None = None,
     ) -> None:
         names = [d.name for d in detectors]
         if len(set(names)) != len(names):
@@ -62,6 +75,21 @@ class Pipeline:
         self.name = name
         self.keep_labels = frozenset(keep_labels) if keep_labels is not None else None
         self.metadata = dict(metadata or {})
+        self.max_chars = max_chars
+        self.lang = lang if lang is not None else (self.metadata.get("lang") or self.metadata.get("language"))
+
+    def _admit(self, doc: Document) -> None:
+        n = len(doc.text)
+        if n > self.max_chars:
+            raise ProcessingError(
+                f"document {doc.id!r} has {n:,} characters, over the limit of {self.max_chars:,}: "
+                "split it into notes (or raise the limit, e.g. --max-chars)")
+        if self.lang:
+            from notescrub.text.language import looks_like
+
+            if not looks_like(doc.text, self.lang):
+                log.warning("document %r does not look like %s text: this model may miss PHI in it "
+                            "(for Spanish use --model es-meddocan)", doc.id, self.lang)
 
     @property
     def patient_level(self) -> bool:
@@ -78,6 +106,7 @@ class Pipeline:
 
     def __call__(self, doc: Document) -> Document:
         """Annotate one document in place (adds layers) and return it."""
+        self._admit(doc)
         try:
             for d in self.detectors:
                 doc.add_layer(d.name, check_spans(d.detect(doc), doc, d.name))
@@ -89,6 +118,8 @@ class Pipeline:
 
     def run_group(self, docs: list[Document]) -> list[Document]:
         """Annotate a group of documents (typically one patient's) together."""
+        for doc in docs:
+            self._admit(doc)
         try:
             for d in self.detectors:
                 results = d.detect_many(docs)

@@ -62,6 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "({id, text, spans} in input order) to OUTPUT.spans.jsonl (stdout for a printed note)")
     p.add_argument("--spans-from-input", action="store_true", help="replace the spans the annotated input carries; no model")
     p.add_argument("--layer", default="gold", help="input layer used by --spans-from-input (default: gold)")
+    p.add_argument("--max-chars", type=int, metavar="N", default=None,
+                   help="refuse documents longer than N characters (default 20,000,000)")
     p.add_argument("--preset", metavar="NAME", default=None,
                    help="operating point of the model (en-default: balanced, high-recall [default], max-recall)")
     p.add_argument("--recall-bias", type=float, metavar="B", default=None,
@@ -114,6 +116,8 @@ def _pipeline(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from notescrub.recipes.loader import load_with_preset
 
     pipeline = load_with_preset(args.model, getattr(args, "preset", None))
+    if getattr(args, "max_chars", None):
+        pipeline.max_chars = int(args.max_chars)
     if args.recall_bias is not None:
         tuned = 0
         for det in getattr(pipeline, "detectors", []):
