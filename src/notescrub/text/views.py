@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from notescrub.text.segment import Heading, lines, section_at, sections, sentences
+from notescrub.text.segment import Heading, lines, sections, sentences
 from notescrub.text.tokenize import Token, tokenize
 from notescrub.types import Document
 
@@ -81,8 +81,8 @@ def _build(doc: Document, fused: bool) -> TokenView:
         line_idx.append(bisect_right(line_starts, t.start) - 1)
         si = bisect_right(sent_starts, t.start) - 1
         sent_idx.append(si if si >= 0 and t.start < sents[si][1] else -1)
-        sect.append(section_at(heads, t.start))
         hi = bisect_right(head_starts, t.start) - 1
+        sect.append(heads[hi].name if hi >= 0 else "")  # == section_at(heads, t.start), without rebuilding the starts
         is_head.append(hi >= 0 and heads[hi].start <= t.start < heads[hi].end)
         space_after.append(t.end >= n or text[t.end].isspace())
     return TokenView(toks, line_idx, len(line_offs), sent_idx, sents, sect, is_head, space_after, heads, [t.start for t in toks])
