@@ -39,22 +39,27 @@ def stack_features(doc: Document, feeders: Sequence[Detector], fused: bool = Tru
 
     view = token_view(doc, fused=fused)
     n = len(view.tokens)
-    own: list[list[str]] = [[] for _ in range(n)]
-    labels: list[set[str]] = [set() for _ in range(n)]
+    # only tokens inside feeder spans have entries (most tokens have none: they get the
+    # shared constant strings below, whose hashes are computed once)
+    own: dict[int, list[str]] = {}
+    labels: dict[int, set[str]] = {}
     for det in feeders:
         for s in det.detect(doc):
             idx = view.tokens_in(s.start, s.end)
             for k, i in enumerate(idx):
                 pos = "B" if k == 0 else "I"
-                own[i] += [f"stk={s.label}", f"stk={pos}-{s.label}", f"stksrc={det.name}"]
-                labels[i].add(s.label)
+                own.setdefault(i, []).extend((f"stk={s.label}", f"stk={pos}-{s.label}", f"stksrc={det.name}"))
+                labels.setdefault(i, set()).add(s.label)
     out: list[list[str]] = []
     for i in range(n):
-        feats = list(dict.fromkeys(own[i])) or ["stk=O"]
-        for off in (-1, 1):
-            j = i + off
-            if 0 <= j < n:
-                feats += [f"{off}:stk={lab}" for lab in sorted(labels[j])] or [f"{off}:stk=O"]
+        mine = own.get(i)
+        feats = list(dict.fromkeys(mine)) if mine else ["stk=O"]
+        if i > 0:
+            lab = labels.get(i - 1)
+            feats += [f"-1:stk={x}" for x in sorted(lab)] if lab else ["-1:stk=O"]
+        if i + 1 < n:
+            lab = labels.get(i + 1)
+            feats += [f"1:stk={x}" for x in sorted(lab)] if lab else ["1:stk=O"]
         out.append(feats)
     return out
 

@@ -26,6 +26,10 @@ _BOTTOM_LINES = 5
 _MAX_LINE = 20
 
 
+# the strings are shared, so their hashes are computed once (feature lookups hash them)
+_LINE_FEATURES = [f"line={k}" for k in range(_MAX_LINE)] + [f"line={_MAX_LINE}+"]
+
+
 def length_bucket(n: int) -> str:
     """Coarse bucket of a sentence length in tokens."""
     if n <= 5:
@@ -57,6 +61,7 @@ def sentence_features(view: TokenView, last_words: int = 3) -> list[list[str]]:
             if t[0].isalnum():
                 words[s].append(t.lower())
     per_sentence: dict[int, list[str]] = {}
+    sec_feats: dict[str, str] = {}
     out = []
     for i, s in enumerate(view.sentence):
         feats = per_sentence.get(s)
@@ -70,8 +75,12 @@ def sentence_features(view: TokenView, last_words: int = 3) -> list[list[str]]:
                 feats.extend(f"prevlast={w}" for w in words[s - 1][-last_words:])
             per_sentence[s] = feats
         tok = [_line_position(view.line[i], view.n_lines), *feats]
-        if view.section[i]:
-            tok.append(f"sec={view.section[i][:30]}")
+        sec = view.section[i]
+        if sec:
+            feat = sec_feats.get(sec)
+            if feat is None:
+                feat = sec_feats[sec] = f"sec={sec[:30]}"
+            tok.append(feat)
         if view.is_heading[i]:
             tok.append("heading")
         out.append(tok)
@@ -86,13 +95,13 @@ def position_features(view: TokenView) -> list[list[str]]:
     prev_line = -1
     for i, t in enumerate(toks):
         line = view.line[i]
-        feats = [f"line={line if line < _MAX_LINE else f'{_MAX_LINE}+'}"]
+        feats = [_LINE_FEATURES[min(line, _MAX_LINE)]]
         if line != prev_line:
             feats.append("line_first")
-            head = t.text.lower()
+            head = f"line_head={t.text.lower()}"  # built once per line
             prev_line = line
         else:
-            feats.append(f"line_head={head}")
+            feats.append(head)
         if not view.space_after[i]:
             feats.append("glued")
         out.append(feats)

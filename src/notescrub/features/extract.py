@@ -301,13 +301,17 @@ class Featurizer:
             pairs.append((1, 2))
         if left >= 1 and right >= 1:
             pairs.append((-1, 1))
-        out = []
-        for i in range(n):
-            feats = []
-            for a, b in pairs:
-                if 0 <= i + a and i + b < n:
-                    feats.append(f"bg[{a},{b}]={low[i + a]}|{low[i + b]}")
-            out.append(feats)
+        # one list comprehension per pair over shifted word lists (same strings, same order
+        # per token as a per-token loop over the pairs, much less interpreter work)
+        out: list[list[str]] = [[] for _ in range(n)]
+        for a, b in pairs:
+            lo, hi = max(0, -a), n - max(0, b)  # tokens i with 0 <= i + a and i + b < n
+            if hi <= lo:
+                continue
+            prefix = f"bg[{a},{b}]="
+            feats = [f"{prefix}{x}|{y}" for x, y in zip(low[lo + a : hi + a], low[lo + b : hi + b])]
+            for lst, f in zip(out[lo:hi], feats):
+                lst.append(f)
         return out
 
     @staticmethod
