@@ -17,6 +17,7 @@ and en-dev corpora (../shared/corpora) are used.
 examples:
   notescrub bench tokenize
   notescrub bench tokenize --corpus notes.jsonl --repeat 10 --json
+  notescrub bench pipeline --model en-default --repeat 3
   notescrub bench --list
 """
 
@@ -27,6 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repeat", type=int, default=5, help="minimum timed passes (default 5; at least 2 s in all)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--list", action="store_true", help="list the benchmark targets")
+    p.add_argument("--model", metavar="NAME_OR_DIR",
+                   help="model for the annotate/pipeline targets (sets $NOTESCRUB_BENCH_MODEL)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,6 +38,10 @@ def run(args: argparse.Namespace) -> int:
         for name in sorted(targets):
             print(f"{name:12s} {targets[name].help}")
         return 0 if args.list else 1
+    if getattr(args, "model", None):
+        import os
+
+        os.environ["NOTESCRUB_BENCH_MODEL"] = args.model
     res = run_benchmark(args.target, args.corpus, repeat=max(1, args.repeat))
     if args.json:
         print(json.dumps(res, indent=2))
