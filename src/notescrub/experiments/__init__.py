@@ -20,8 +20,22 @@ manchester three operating points, with and without the second pass           :m
 ('manchester', 'quick')
 """
 
+from typing import Any
+
 from notescrub.experiments.config import SECTIONS, SYSTEMS, Settings, preset
-from notescrub.experiments.data import Dataset, load_dataset
-from notescrub.experiments.runner import run_experiments
 
 __all__ = ["SECTIONS", "SYSTEMS", "Settings", "preset", "Dataset", "load_dataset", "run_experiments"]
+
+
+def __getattr__(name: str) -> Any:
+    # data and runner pull in the evaluation stack (matplotlib, ...): import them on first
+    # use, so that the CLI, which imports the package to list its options, starts fast
+    if name in ("Dataset", "load_dataset"):
+        from notescrub.experiments import data
+
+        return getattr(data, name)
+    if name == "run_experiments":
+        from notescrub.experiments.runner import run_experiments
+
+        return run_experiments
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
