@@ -23,6 +23,7 @@ writes nothing.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from notescrub.detect.base import Detector
@@ -130,8 +131,12 @@ class PatientDictionary(Detector):
         toks = view.tokens
         lowered = [t.text.lower() for t in toks]
         out: list[Span] = []
+        firsts = {k[0] for k in entries}  # a token that starts no entry is skipped at once
         i = 0
         while i < len(toks):
+            if lowered[i] not in firsts:
+                i += 1
+                continue
             hit = None
             for n in range(min(max_len, len(toks) - i), 0, -1):
                 entry = entries.get(tuple(lowered[i : i + n]))
@@ -187,5 +192,6 @@ def _lex(name: str) -> frozenset[str]:
     return lexicon(name)
 
 
-def _names() -> frozenset[str]:
+@lru_cache(maxsize=1)
+def _names() -> frozenset[str]:  # cached: the union of two large lexicons took ~4 ms per call
     return _lex("first_names") | _lex("last_names")
