@@ -12,7 +12,8 @@ from typing import Any
 from notescrub.errors import ConfigError
 
 NAME = "train"
-HELP = "train a CRF de-identification model (recipes: carafe, wi-deid, aramaki)"
+HELP = ("train a de-identification model with a seed paper's recipe "
+        "(carafe, wi-deid, aramaki, stat-deid, crfd, h-d, lingpipe, manchester)")
 DESCRIPTION = """\
 Train a model on the annotated spans (layer "gold") of TRAIN, in any format
 notescrub reads (i2b2 XML, brat, JSONL, ...), with a recipe reproducing a seed
@@ -29,6 +30,13 @@ Recipes:
   wi-deid   sentence CRF, +/-2 window of lexical, orthographic, dictionary features
             (He et al. 2015); --pos adds spaCy POS tags
   aramaki   sentence features + a second, label-consistency CRF (Aramaki et al. 2006)
+  stat-deid per-token linear SVM over local context incl. syntactic bigrams (Uzuner et al.
+            2008; needs the [syntax] extra for English); crfd: a CRF on the same features
+  h-d       Stat De-id's heuristic + dictionary baseline (no learning)
+  lingpipe  character n-gram language-model HMM chunker with n-best rescoring
+            (the LingPipe system of Wellner et al. 2007)
+  manchester rules/dictionaries + per-type IO CRFs, post-processing, two-pass patient
+            dictionary, priority integration, 3 operating points (Dehghan et al. 2015)
 
 examples:
   notescrub train --recipe carafe --train corpus/train/xml -o models/carafe-en
@@ -38,7 +46,7 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--recipe", required=True, metavar="NAME", help="carafe, wi-deid or aramaki")
+    p.add_argument("--recipe", required=True, metavar="NAME", help="carafe, wi-deid, aramaki, stat-deid, crfd, h-d, lingpipe or manchester")
     p.add_argument("--train", required=True, metavar="PATH", help="annotated training notes (file or folder)")
     p.add_argument("--dev", metavar="PATH", help="annotated development notes, scored after training")
     p.add_argument("-o", "--output", required=True, metavar="MODEL_DIR", help="model directory to write")
