@@ -44,3 +44,12 @@ def test_evaluate_cli_scores_annotate_style_output(tmp_path):
     assert main(["-q", "evaluate", str(gold), str(pred), "--json", str(out), "--bootstrap", "0"]) == 0
     strict = json.loads(out.read_text())["i2b2_2014"]["strict"]["micro"]
     assert (strict["precision"], strict["recall"]) == (1.0, 0.5)
+
+
+def test_undecodable_span_only_file_is_a_clean_error(tmp_path):
+    from notescrub.errors import EncodingError
+
+    pred = tmp_path / "pred.jsonl"
+    pred.write_bytes(b'{"id": "a", "spans": []}\n\xff\xfe\n')
+    with pytest.raises(EncodingError):
+        read_span_only(pred, [Document("a", "text")])

@@ -111,14 +111,13 @@ def doc_from_record(rec: Any, *, default_id: str, path: str | Path | None = None
 def is_span_only(path: str | Path) -> bool:
     """True when the first record of a JSONL file has ``"spans"`` but no ``"text"``
     (the output of ``notescrub annotate``, which never writes note text)."""
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError:
-                    return False
-                return isinstance(rec, dict) and "text" not in rec and "spans" in rec
+    for _, line in iter_lines(path):
+        if line.strip():
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                return False
+            return isinstance(rec, dict) and "text" not in rec and "spans" in rec
     return False
 
 
@@ -130,22 +129,21 @@ def read_span_only(path: str | Path, reference: Iterable[Document], *, layer: st
     """
     by_id = {d.id: d for d in reference}
     out: list[Document] = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputFormatError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=lineno) from None
-            if not isinstance(rec, dict) or "id" not in rec:
-                raise InputFormatError('span-only record needs an "id"', path=path, line=lineno)
-            ref = by_id.get(str(rec["id"]))
-            if ref is None:
-                raise InputFormatError(f"document id {str(rec['id'])!r} is not in the reference corpus", path=path, line=lineno)
-            doc = ref.copy(layers=False)
-            doc.add_layer(layer, spans_from_records(doc.text, rec.get("spans"), path=path, line=lineno))
-            out.append(doc)
+    for lineno, line in iter_lines(path):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputFormatError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=lineno) from None
+        if not isinstance(rec, dict) or "id" not in rec:
+            raise InputFormatError('span-only record needs an "id"', path=path, line=lineno)
+        ref = by_id.get(str(rec["id"]))
+        if ref is None:
+            raise InputFormatError(f"document id {str(rec['id'])!r} is not in the reference corpus", path=path, line=lineno)
+        doc = ref.copy(layers=False)
+        doc.add_layer(layer, spans_from_records(doc.text, rec.get("spans"), path=path, line=lineno))
+        out.append(doc)
     return out
 
 
