@@ -481,7 +481,7 @@ class HybridModel:
             if c.kind == "postprocess" or not o.get("enabled", True):
                 continue
             try:
-                inner = self._build(c, o, list(detectors))
+                inner = self._build(c, o, list(detectors), opts)
             except NotescrubError:
                 raise
             except (TypeError, ValueError, KeyError) as exc:
@@ -505,7 +505,8 @@ class HybridModel:
         pipe.hybrid = self  # type: ignore[attr-defined]  # for save_pipeline
         return pipe
 
-    def _build(self, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str]) -> Any:
+    def _build(self, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+               opts: Mapping[str, Mapping[str, Any]] | None = None) -> Any:
         if c.kind == "rules":
             from notescrub.detect.rules import RulesDetector
 
@@ -541,8 +542,8 @@ class HybridModel:
             from notescrub.detect.stacked import StackedCRF
 
             specs = {x.name: x for x in self.components}
-            all_opts = self.options()
-            feeders = [self._build(specs[f], all_opts[f], earlier) for f in (o.get("feeders") or [])]
+            eff = opts if opts is not None else self.options()  # the operating point being built
+            feeders = [self._build(specs[f], eff[f], earlier, eff) for f in (o.get("feeders") or [])]
             obj = StackedCRF(obj, feeders, name=c.name)
         for k in ("bias", "threshold"):
             if k in o:
