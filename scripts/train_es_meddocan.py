@@ -33,7 +33,7 @@ REPORT = ROOT / "benchmarks" / "es-meddocan-dev.json"
 #: Featurizer and tagger settings (chosen on the dev split, see docs/crf.md).
 FEATURES = {"groups": ("lexical", "orthographic", "dictionary", "sentence", "position"), "window": (2, 2), "affixes": 4,
                 "window_affixes": False, "bigrams": True, "window_groups": ("lexical", "orthographic", "dictionary")}
-TAGGER = {"scheme": "BIO", "sequence": "record", "algorithm": "lbfgs", "c1": 0.3, "c2": 0.05, "max_iterations": 120, "bias": 0.0}
+TAGGER = {"scheme": "BIO", "sequence": "record", "algorithm": "lbfgs", "c1": 0.3, "c2": 0.05, "max_iterations": 100, "bias": 0.0}
 
 CREDIT = {
     "corpus": "MEDDOCAN (SPACCC_MEDDOCAN) train and dev splits",
