@@ -55,3 +55,22 @@ def test_h_d_on_en_dev(en_dev_dir: Path) -> None:
             both += g and p
     precision, recall = both / pred_tokens, both / gold_tokens
     assert precision > 0.8 and recall > 0.75
+
+
+def test_types_lists_rule_and_dictionary_labels() -> None:
+    # `notescrub train --recipe h-d` reads `types_` (it crashed with AttributeError)
+    types = HDBaseline().types_
+    assert {"DATE", "PHONE", "PATIENT", "CITY", "HOSPITAL"} <= set(types)
+    assert types == sorted(types)
+    assert {"PATIENT", "CITY"} <= set(HDBaseline(lang="es").types_)
+
+
+def test_train_command_writes_an_h_d_model(tmp_path: Path) -> None:
+    from notescrub.cli.main import main
+
+    data = tmp_path / "train.jsonl"
+    data.write_text(json.dumps({"id": "a", "text": "Seen by Dr. Ruiz.",
+                                "spans": [{"start": 12, "end": 16, "label": "DOCTOR"}]}) + "\n", encoding="utf-8")
+    assert main(["train", "-q", "--recipe", "h-d", "--train", str(data), "-o", str(tmp_path / "m")]) == 0
+    meta = json.loads((tmp_path / "m" / "model.json").read_text(encoding="utf-8"))
+    assert meta["recipe"] == "h-d" and meta["kind"] == "rules"

@@ -37,7 +37,10 @@ from notescrub.detect.rules import RulesDetector
 from notescrub.pipeline import Pipeline
 from notescrub.types import Document, Span
 
-__all__ = ["build", "build_pipeline", "HDBaseline", "MODEL_META"]
+__all__ = ["build", "build_pipeline", "DICTIONARY_LABELS", "HDBaseline", "MODEL_META"]
+
+#: labels the H+D dictionaries can produce (``DictionaryDetector(mode="hd")``)
+DICTIONARY_LABELS = ("CITY", "COUNTRY", "DOCTOR", "HOSPITAL", "ORGANIZATION", "PATIENT", "PROFESSION", "STATE")
 
 #: model.json content of an H+D model directory (kind "rules", loaded by detect.rules.load_pipeline)
 MODEL_META: dict[str, Any] = {
@@ -72,6 +75,18 @@ class HDBaseline(Detector):
         docs = list(docs)
         self.training_ = {"documents": len(docs), "note": "H+D has no learned parameters"}
         return self
+
+    @property
+    def types_(self) -> list[str]:
+        """Labels this baseline can produce: its rules' labels plus the dictionaries' (i2b2-2014).
+
+        >>> "DATE" in HDBaseline().types_ and "CITY" in HDBaseline().types_
+        True
+        """
+        from notescrub.detect.rules import load_rules
+
+        rules = {r.label for r in load_rules(None, self.lang).rules if not r.block}
+        return sorted(rules | set(DICTIONARY_LABELS))
 
     def detect(self, doc: Document) -> list[Span]:
         work = doc.copy(layers=False)
