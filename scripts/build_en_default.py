@@ -50,7 +50,13 @@ DEFAULT_PRESET = "high-recall"
 #: post-processing rules applied to the CRF's spans (recall-first: no rule that drops names
 #: because they are also medical words, e.g. the patient "Mr. Foley")
 POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-decimal-ratio",
-              "drop-date-blood-pressure", "drop-no-alphanumeric", "drop-eponym-term"]
+              "drop-date-blood-pressure", "drop-no-alphanumeric", "drop-eponym-term",
+              # the model's own rules (post.toml, shipped in the model directory)
+              "split-at-column-gap", "split-name-at-parenthesis", "grow-name-initial", "merge-name-particle",
+              "merge-name-across-initial", "extend-facility-specialty", "drop-date-test-score",
+              "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism"]
+#: the model's own post-processing rule file (copied into every build)
+POST_FILE = Path(__file__).resolve().parents[1] / "src" / "notescrub" / "models" / "en-default" / "post.toml"
 
 
 def training_corpus(holdout: set[str], synth_patients: int, seed: int) -> tuple[list, dict]:
@@ -85,7 +91,8 @@ def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iteratio
         ComponentSpec("crf", "stacked", dir="crf", options={"feeders": ["rules", "dictionary"],
                                                            "bias": PRESETS[DEFAULT_PRESET]}),
         ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": 0.9}),
-        ComponentSpec("post", "postprocess", options={"targets": ["crf"], "rules": POST_RULES}),
+        ComponentSpec("post", "postprocess", options={"targets": ["crf", "two_pass"], "rules": POST_RULES,
+                                                      "files": ["default.toml", POST_FILE.name]}),
     ]
     presets = {name: {"description": f"stacked CRF O-bias {b:+.1f}", "components": {"crf": {"bias": b}}}
                for name, b in PRESETS.items()}
@@ -102,7 +109,8 @@ def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iteratio
         "training_seconds": seconds,
         "training": {"iterations": iterations, "c1": c1, "c2": c2, "documents": len(docs)},
     }
-    return model.save(out, overwrite=True, extra=extra)
+    # read before saving: ``out`` may be the packaged model directory itself
+    return model.save(out, overwrite=True, extra=extra, files={POST_FILE.name: POST_FILE.read_bytes()})
 
 
 def main() -> None:

@@ -175,3 +175,91 @@ def test_output_stays_inside_text_and_near_the_input(words, data):
         assert 0 <= s.start < s.end <= len(text)
         assert any(s.overlaps(x) for x in spans)  # every output span grows from an input span
         assert any(s.label == x.label for x in spans)
+
+
+# --------------------------------------------------------------------------- grow / split actions
+def _rules(tmp_path, body: str) -> PostProcessor:
+    f = tmp_path / "r.toml"
+    f.write_text(body, encoding="utf-8")
+    return PostProcessor([f])
+
+
+_SPLIT_GAP = '''
+[[rule]]
+name = "gap"
+action = "split"
+types = ["PATIENT", "HOSPITAL"]
+split_pattern = '(?<=\\S)(?:[ \\t]{3,}|\\t)(?=\\S)|[ \\t]*\\n[ \\t]*\\n\\s*'
+all_in = ["common_words"]
+'''
+
+
+def test_split_drops_a_header_word_across_a_column_gap(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_GAP)
+    doc = Document("d", "Name: Kalani Makoa         Date: 3/4")
+    out = pp.apply(doc, [Span(6, 31, "PATIENT", 0.8, "crf")])
+    assert [(doc.span_text(s), s.meta["post"], s.score) for s in out] == [("Kalani Makoa", "gap", 0.8)]
+
+
+def test_split_keeps_hard_wrapped_names_whole(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_GAP)
+    doc = Document("d", "read by Dr. Natasa\nKlaric and Brookhollow\n   Skilled Nursing")
+    spans = [Span(12, 25, "PATIENT", 0.8, "crf"), Span(30, 60, "HOSPITAL", 0.8, "crf")]
+    assert pp.apply(doc, spans) == sorted(spans, key=Span.sort_key)
+
+
+def test_split_at_blank_line_keeps_each_named_piece(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_GAP)
+    doc = Document("d", "Klehai Wing\n\nIkaika Nohea")
+    out = pp.apply(doc, [Span(0, len(doc.text), "HOSPITAL", 0.7, "crf")])
+    assert [doc.span_text(s) for s in out] == ["Klehai Wing", "Ikaika Nohea"]
+
+
+_SPLIT_PAREN = '''
+[[rule]]
+name = "paren"
+action = "split"
+types = ["PATIENT"]
+split_pattern = \'\'\'\\s*\\((?!\\s*["“'‘])\\s*|(?<!["”'’])\\s*\\)\\s*\'\'\'
+strip_left_pattern = '(?:[a-z]+\\s+)+(?=[A-Z])'
+all_in = ["common_words"]
+'''
+
+
+def test_split_at_parenthesis_and_strip_linking_words(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_PAREN)
+    doc = Document("d", "Noelani Makoa (proxy for Kalani Makoa) called")
+    out = pp.apply(doc, [Span(0, 37, "PATIENT", 0.9, "crf")])
+    assert [doc.span_text(s) for s in out] == ["Noelani Makoa", "Kalani Makoa"]
+
+
+def test_split_keeps_a_quoted_nickname_inside_the_name(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_PAREN)
+    doc = Document("d", 'Re: Xiaoling ("Sharon") Chen, DOB')
+    span = Span(4, 28, "PATIENT", 0.9, "crf")
+    assert pp.apply(doc, [span]) == [span]
+
+
+def test_grow_takes_the_initial_before_a_name(tmp_path):
+    pp = _rules(tmp_path, '''
+[[rule]]
+name = "initial"
+action = "grow"
+types = ["DOCTOR"]
+left_pattern = '(?<![\\w.])[A-Z]\\.?\\s?$'
+window = 4
+''')
+    doc = Document("d", "surgery (G. Pendry) paged; E.Coli Pendry")
+    out = pp.apply(doc, [Span(12, 18, "DOCTOR", 0.9, "crf"), Span(34, 40, "DOCTOR", 0.9, "crf")])
+    assert [doc.span_text(s) for s in out] == ["G. Pendry", "Pendry"]
+
+
+def test_grow_and_split_validation(tmp_path):
+    with pytest.raises(ConfigError, match="needs left_pattern and/or right_pattern"):
+        _rules(tmp_path, '[[rule]]\nname = "g"\naction = "grow"\n')
+    with pytest.raises(ConfigError, match="must end with"):
+        _rules(tmp_path, '[[rule]]\nname = "g"\naction = "grow"\nleft_pattern = "Dr"\n')
+    with pytest.raises(ConfigError, match="needs split_pattern"):
+        _rules(tmp_path, '[[rule]]\nname = "s"\naction = "split"\n')
+    with pytest.raises(ConfigError, match="unknown keys"):
+        _rules(tmp_path, '[[rule]]\nname = "s"\naction = "split"\nsplit_pattern = "x"\nwindow = 3\n')

@@ -49,3 +49,14 @@ def test_presets_trade_precision_for_recall():
         doc = load_with_preset(None, preset)(Document("n1", NOTE, patient_id="P1"))
         counts.append(sum(s.length for s in doc.layer("phi")))
     assert counts == sorted(counts)
+
+
+def test_model_post_rules_fix_name_extents():
+    """The model's own post.toml: column gaps and parentheses end names, initials join them."""
+    text = ("PATIENT: Kalani Makoa         Date: 03/02/2091\n"
+            "Noelani Makoa (proxy for Kalani Makoa) called. Surgery (G. Pendry) paged.\n"
+            "MoCA 28/30. Urine grew E. coli.\n")
+    doc = load_model()(Document("n2", text, patient_id="P2"))
+    found = {doc.span_text(s) for s in doc.layer("phi")}
+    assert {"Kalani Makoa", "Noelani Makoa", "G. Pendry"} <= found
+    assert not any(t.endswith("Date") or "proxy" in t or t in ("28/30", "E.", "E") for t in found)

@@ -251,3 +251,12 @@ def test_crfs_with_one_feature_configuration_share_the_featurisation(crf: CRFTag
     assert [(s.start, s.end, s.label) for s in doc.layer("crf_twin")] == \
         [(s.start, s.end, s.label) for s in crf.detect(doc.copy(layers=False))]
     assert doc.metadata["crf_patient"]["tokens"] > 0
+
+
+def test_save_writes_extra_files_inside_the_atomic_directory(tmp_path: Path, crf: CRFTagger):
+    out = _model(crf).save(tmp_path / "m", files={"post.toml": b"# rules\n"})
+    assert (out / "post.toml").read_bytes() == b"# rules\n"
+    for bad in ("../x.toml", "model.json"):
+        with pytest.raises(ModelError, match="plain file name"):
+            _model(crf).save(tmp_path / "bad", files={bad: b""})
+    assert not (tmp_path / "bad").exists()

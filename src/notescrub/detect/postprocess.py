@@ -21,7 +21,15 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   ``window`` characters before the span, same line), ``all_in`` (lexicons: every word of
   the span is in one of them) -- all the given conditions must hold;
 * ``merge``: ``gap_pattern`` (fully matching the text between two spans of the same
-  label; they become one span).
+  label; they become one span);
+* ``grow``: ``left_pattern`` (must match the text that ends right where the span starts,
+  within ``window`` characters on the same line: the span takes it, e.g. the initial of
+  "G. Pendry") and/or ``right_pattern`` (matching at the span's end, same line);
+* ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
+  "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
+  loses a leading ``strip_left_pattern`` / trailing ``strip_right_pattern`` match, and a
+  piece whose words are all in the ``all_in`` lexicons is dropped (a piece without a letter
+  or digit always is).
 
 Any error (bad TOML, unknown key, action, lexicon, bad regex, duplicate name) raises
 :class:`~notescrub.errors.ConfigError` naming the file, the line and the rule.
@@ -53,7 +61,7 @@ __all__ = ["ACTIONS", "PostProcessor", "PostRule", "load_post_rules", "packaged_
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("extend", "drop", "merge")
+ACTIONS = ("extend", "drop", "merge", "grow", "split")
 _PACKAGE = "notescrub.resources.postprocess"
 _COMMON_KEYS = {"name", "action", "types", "description"}
 _KEYS = {
@@ -61,6 +69,8 @@ _KEYS = {
     "drop": _COMMON_KEYS | {"span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern",
                             "window", "all_in"},
     "merge": _COMMON_KEYS | {"gap_pattern"},
+    "grow": _COMMON_KEYS | {"left_pattern", "right_pattern", "window"},
+    "split": _COMMON_KEYS | {"split_pattern", "strip_left_pattern", "strip_right_pattern", "all_in"},
 }
 _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
@@ -89,6 +99,11 @@ class PostRule:
     window: int = 20
     all_in: tuple[str, ...] = ()
     gap_pattern: re.Pattern[str] | None = None
+    left_pattern: re.Pattern[str] | None = None
+    right_pattern: re.Pattern[str] | None = None
+    split_pattern: re.Pattern[str] | None = None
+    strip_left_pattern: re.Pattern[str] | None = None
+    strip_right_pattern: re.Pattern[str] | None = None
     description: str = ""
     origin: str = ""
 
@@ -174,32 +189,60 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
         return PostRule(**common, heads=_heads(raw, fail), direction=direction, max_tokens=max_tokens,
                         head_capitalised=bool(raw.get("head_capitalised", True)),
                         require_capital=bool(raw.get("require_capital", False)))
+    if action == "grow":
+        left = _regex(raw.get("left_pattern"), "left_pattern", fail)
+        right = _regex(raw.get("right_pattern"), "right_pattern", fail)
+        if left is None and right is None:
+            raise fail("a grow rule needs left_pattern and/or right_pattern")
+        if left is not None and not left.pattern.endswith("$"):
+            raise fail("left_pattern must end with '$' (it matches the text right before the span)")
+        return PostRule(**common, left_pattern=left, right_pattern=right, window=_window(raw, fail))
+    if action == "split":
+        split = _regex(raw.get("split_pattern"), "split_pattern", fail)
+        if split is None:
+            raise fail("a split rule needs split_pattern")
+        left = _regex(raw.get("strip_left_pattern"), "strip_left_pattern", fail)
+        right = _regex(raw.get("strip_right_pattern"), "strip_right_pattern", fail)
+        if right is not None and not right.pattern.endswith("$"):
+            raise fail("strip_right_pattern must end with '$'")
+        return PostRule(**common, split_pattern=split, strip_left_pattern=left, strip_right_pattern=right,
+                        all_in=_lexicon_names(raw, fail))
     if action == "drop":
         if not any(k in raw for k in _DROP_CONDITIONS):
             raise fail(f"a drop rule needs at least one of {', '.join(_DROP_CONDITIONS)}")
-        all_in = raw.get("all_in", [])
-        if not isinstance(all_in, list):
-            raise fail("all_in must be a list of lexicon names")
-        from notescrub.lexicons import lexicon
-
-        for lex in all_in:
-            try:
-                lexicon(str(lex))
-            except ConfigError as exc:
-                raise fail(exc.reason)
-        window = raw.get("window", 20)
-        if not isinstance(window, int) or not 0 <= window <= 200:
-            raise fail("window must be an integer in 0..200")
+        all_in = _lexicon_names(raw, fail)
+        window = _window(raw, fail)
         return PostRule(**common, span_pattern=_regex(raw.get("span_pattern"), "span_pattern", fail),
                         chunk_pattern=_regex(raw.get("chunk_pattern"), "chunk_pattern", fail),
                         context_pattern=_regex(raw.get("context_pattern"), "context_pattern", fail),
                         before_pattern=_regex(raw.get("before_pattern"), "before_pattern", fail),
                         after_pattern=_regex(raw.get("after_pattern"), "after_pattern", fail),
-                        window=window, all_in=tuple(str(x) for x in all_in))
+                        window=window, all_in=all_in)
     gap = _regex(raw.get("gap_pattern"), "gap_pattern", fail)
     if gap is None:
         raise fail("a merge rule needs gap_pattern")
     return PostRule(**common, gap_pattern=gap)
+
+
+def _lexicon_names(raw: dict[str, Any], fail: Any) -> tuple[str, ...]:
+    all_in = raw.get("all_in", [])
+    if not isinstance(all_in, list):
+        raise fail("all_in must be a list of lexicon names")
+    from notescrub.lexicons import lexicon
+
+    for lex in all_in:
+        try:
+            lexicon(str(lex))
+        except ConfigError as exc:
+            raise fail(exc.reason)
+    return tuple(str(x) for x in all_in)
+
+
+def _window(raw: dict[str, Any], fail: Any) -> int:
+    window = raw.get("window", 20)
+    if not isinstance(window, int) or not 0 <= window <= 200:
+        raise fail("window must be an integer in 0..200")
+    return window
 
 
 def _parse(text: str, path: str) -> list[PostRule]:
@@ -286,6 +329,11 @@ class PostProcessor:
                 out = _dedupe(out)
             elif rule.action == "drop":
                 out = [s for s in out if not (rule.applies_to(s) and _drop(rule, doc, s))]
+            elif rule.action == "grow":
+                out = _dedupe([_grow(rule, doc, s) if rule.applies_to(s) else s for s in out])
+            elif rule.action == "split":
+                out = sorted((p for s in out for p in (_split(rule, doc, s) if rule.applies_to(s) else [s])),
+                             key=Span.sort_key)
             else:
                 out = _merge(rule, doc, out)
         return out
@@ -385,14 +433,67 @@ def _drop(rule: PostRule, doc: Document, s: Span) -> bool:
             return False
         if rule.after_pattern is not None and not rule.after_pattern.match(text[s.end : min(lb, s.end + rule.window)]):
             return False
-    if rule.all_in:
-        from notescrub.lexicons import lexicon
-
-        words = [w.lower() for w in _WORD.findall(_POSSESSIVE.sub("", piece))]
-        lexica = [lexicon(n) for n in rule.all_in]
-        if not words or not all(any(w in lx for lx in lexica) for w in words):
-            return False
+    if rule.all_in and not _all_in(piece, rule.all_in):
+        return False
     return True
+
+
+def _all_in(piece: str, names: Sequence[str]) -> bool:
+    """Every word of ``piece`` (possessives removed) is in one of the lexicons ``names``."""
+    from notescrub.lexicons import lexicon
+
+    words = [w.lower() for w in _WORD.findall(_POSSESSIVE.sub("", piece))]
+    lexica = [lexicon(n) for n in names]
+    return bool(words) and all(any(w in lx for lx in lexica) for w in words)
+
+
+def _grow(rule: PostRule, doc: Document, s: Span) -> Span:
+    text = doc.text
+    la, lb = _line_bounds(text, s.start, s.end)
+    start, end = s.start, s.end
+    if rule.left_pattern is not None:
+        m = rule.left_pattern.search(text, max(la, s.start - rule.window), s.start)
+        if m is not None and m.start() < s.start:
+            start = m.start()
+    if rule.right_pattern is not None:
+        m = rule.right_pattern.match(text, s.end, min(lb, s.end + rule.window))
+        if m is not None and m.end() > s.end:
+            end = m.end()
+    if (start, end) == (s.start, s.end):
+        return s
+    return s.with_(start=start, end=end, meta={**s.meta, "post": rule.name})
+
+
+def _split(rule: PostRule, doc: Document, s: Span) -> list[Span]:
+    assert rule.split_pattern is not None
+    text = doc.text
+    cuts = [m for m in rule.split_pattern.finditer(text, s.start, s.end) if m.end() > m.start()]
+    if not cuts:
+        return [s]
+    bounds, a = [], s.start
+    for m in cuts:
+        bounds.append((a, m.start()))
+        a = m.end()
+    bounds.append((a, s.end))
+    out: list[Span] = []
+    for a, b in bounds:
+        if rule.strip_left_pattern is not None:
+            m = rule.strip_left_pattern.match(text, a, b)
+            if m is not None:
+                a = m.end()
+        if rule.strip_right_pattern is not None:
+            m = rule.strip_right_pattern.search(text, a, b)
+            if m is not None:
+                b = m.start()
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        piece = text[a:b]
+        if not any(c.isalnum() for c in piece) or (rule.all_in and _all_in(piece, rule.all_in)):
+            continue
+        out.append(s.with_(start=a, end=b, meta={**s.meta, "post": rule.name}))
+    return out
 
 
 def _merge(rule: PostRule, doc: Document, spans: list[Span]) -> list[Span]:

@@ -411,11 +411,13 @@ class HybridModel:
         return cls(comps, {}, meta.get("resolver"), meta.get("presets"), meta.get("default_preset"), rest,
                    directory=d)
 
-    def save(self, directory: str | Path, *, overwrite: bool = False, extra: Mapping[str, Any] | None = None
-             ) -> Path:
+    def save(self, directory: str | Path, *, overwrite: bool = False, extra: Mapping[str, Any] | None = None,
+             files: Mapping[str, bytes] | None = None) -> Path:
         """Write the model directory atomically (``model.json`` + one sub-directory per trained component).
 
-        ``extra`` keys are merged into ``model.json`` (known keys) or under ``meta``.
+        ``extra`` keys are merged into ``model.json`` (known keys) or under ``meta``; ``files``
+        (``{file name: content}``) are written next to it, e.g. a post-processing rule file that
+        a ``postprocess`` component names in its ``files`` option.
         """
         from notescrub.io.atomic import atomic_dir
 
@@ -430,6 +432,10 @@ class HybridModel:
             for c in self.components:
                 if c.dir is not None:
                     self._object(c).save(tmp / c.dir, overwrite=False)
+            for name, content in (files or {}).items():
+                if Path(name).name != name or name == META_FILE:
+                    raise ModelError(f"extra model file {name!r} must be a plain file name other than {META_FILE}")
+                (tmp / name).write_bytes(content)
             (tmp / META_FILE).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         return Path(directory)
 
