@@ -251,3 +251,14 @@ def test_cached_word_scores_equal_flat_scores(fitted, docs, text):
         parts = fitted.featurizer.parts(d)
         assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))
         assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))  # from the cache
+
+
+def test_group_scores_equal_flat_scores_with_pipes_and_known_bigrams(fitted, docs):
+    w = fitted.weights_
+    text = docs[35].text + " a | b || c |||"
+    parts = fitted.featurizer.parts(Document("p", text))
+    known = [a for a in w.attr_index if a.startswith("bg[")]
+    assert known  # the synthetic model has bigram attributes: the pair filter is exercised
+    assert any(f in w.attr_index for feats in parts.extra for f in feats if f.startswith("bg["))
+    assert np.allclose(w.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
+    assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))

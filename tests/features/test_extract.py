@@ -111,3 +111,113 @@ def test_pos_group_is_explicit():
 
 def test_all_groups_listed():
     assert GROUPS == ("lexical", "orthographic", "dictionary", "sentence", "position", "pos")
+
+
+# -- feature groups (document features as tables / word pairs) ------------------------------
+from notescrub.features.context import position_table, sentence_table  # noqa: E402
+from notescrub.features.extract import FeatureParts, ListGroup, PairGroup, TableGroup  # noqa: E402
+from notescrub.features.patterns import chunk_table  # noqa: E402
+from notescrub.features.token import carafe_classes, short_shape  # noqa: E402
+from notescrub.text.views import token_view  # noqa: E402
+
+GROUP_TEXT = ("HISTORY:\nMr. Ruiz, 67M, seen 3/18/2091 (tel 555-1234).\n\nPLAN:\nCall | Dr. Ana-Maria Vega.\n"
+              + "\n".join(f"line {i} of a long note." for i in range(30)))
+
+
+def _reference_bigrams(low, pairs):
+    n = len(low)
+    return [[f"bg[{a},{b}]={low[i + a]}|{low[i + b]}" for a, b in pairs if 0 <= i + a and i + b < n]
+            for i in range(n)]
+
+
+def test_pair_group_lists_match_a_per_token_loop():
+    low = [t.text.lower() for t in token_view(Document("d", GROUP_TEXT)).tokens]
+    pairs = [(-1, 0), (0, 1), (-2, -1), (1, 2), (-1, 1)]
+    assert PairGroup(low, pairs).lists() == _reference_bigrams(low, pairs)
+    assert PairGroup(["x"], pairs).lists() == [[]]
+
+
+def _reference_sentence(view, last_words=3):
+    n_sent = len(view.sentence_offsets)
+    counts, words = [0] * n_sent, [[] for _ in range(n_sent)]
+    for i, s in enumerate(view.sentence):
+        if s >= 0:
+            counts[s] += 1
+            if view.tokens[i].text[0].isalnum():
+                words[s].append(view.tokens[i].text.lower())
+    from notescrub.features.context import length_bucket
+
+    out = []
+    for i, s in enumerate(view.sentence):
+        line = view.line[i]
+        lpos = "lpos=top" if line < 10 else ("lpos=bottom" if line >= view.n_lines - 5 else "lpos=mid")
+        tok = [lpos] + [f"slen[{k}]={length_bucket(counts[s + k]) if s >= 0 and 0 <= s + k < n_sent else 'none'}"
+                        for k in (-1, 0, 1)]
+        if s > 0:
+            tok += [f"prevlast={w}" for w in words[s - 1][-last_words:]]
+        if view.section[i]:
+            tok.append(f"sec={view.section[i][:30]}")
+        if view.is_heading[i]:
+            tok.append("heading")
+        out.append(tok)
+    return out
+
+
+def _reference_position(view):
+    out, head, prev = [], "", -1
+    for i, t in enumerate(view.tokens):
+        line = view.line[i]
+        feats = [f"line={line}" if line < 20 else "line=20+"]
+        if line != prev:
+            feats.append("line_first")
+            head, prev = f"line_head={t.text.lower()}", line
+        else:
+            feats.append(head)
+        if not view.space_after[i]:
+            feats.append("glued")
+        out.append(feats)
+    return out
+
+
+def _reference_chunks(view):
+    toks, out, i, n = view.tokens, [], 0, len(view.tokens)
+    while i < n:
+        j = i
+        while j < n - 1 and not view.space_after[j] and toks[j + 1].start == toks[j].end:
+            j += 1
+        if j == i:
+            out.append([])
+        else:
+            text = "".join(t.text for t in toks[i : j + 1])
+            classes = [f"c:{c}" for c in carafe_classes(text)]
+            for k in range(i, j + 1):
+                pos = "B" if k == i else ("L" if k == j else "I")
+                out.append([f"cshape={short_shape(text)[:20]}", f"cpos={pos}", *classes])
+        i = j + 1
+    return out
+
+
+@pytest.mark.parametrize("text", [GROUP_TEXT, "", "x", "a-b", "One.\nTwo three-four."])
+def test_tables_expand_to_the_per_token_features(text):
+    view = token_view(Document("d", text))
+    for table_fn, reference in ((sentence_table, _reference_sentence), (position_table, _reference_position),
+                                (chunk_table, _reference_chunks)):
+        table, ids = table_fn(view)
+        assert len(ids) == len(view.tokens)
+        assert TableGroup(table, ids).lists() == reference(view)
+
+
+def test_feature_parts_groups_join_in_order():
+    f = Featurizer()
+    doc = Document("d", GROUP_TEXT)
+    parts = f.parts(doc)
+    assert [type(g) for g in parts.groups][:2] == [PairGroup, TableGroup]
+    more = [[f"stk={i}"] for i in range(len(parts))]
+    joined = parts.with_extra(more).join()
+    flat = FeatureParts(parts.words, parts.units, parts.offsets, [a + b for a, b in zip(parts.extra, more)]).join()
+    assert joined == flat
+    assert all(a[-1] == f"stk={i}" for i, a in enumerate(joined))
+    assert "BOS" in parts.extra[0] and "EOS" in parts.extra[-1]
+    one = f.parts(Document("d", "Hi"))
+    assert one.extra[0][-2:] == ["BOS", "EOS"]
+    assert isinstance(FeatureParts(["a"], [([], {})], []).groups[0], ListGroup)

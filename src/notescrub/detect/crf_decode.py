@@ -50,6 +50,7 @@ class CRFWeights:
     _words: dict[str, tuple[Any, int]] = field(default_factory=dict, repr=False)
     _vecs: np.ndarray | None = field(default=None, repr=False)
     _offsets: tuple[int, ...] = field(default=(), repr=False)
+    _pairs: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_tagger(cls, tagger: Any) -> CRFWeights:
@@ -111,6 +112,63 @@ class CRFWeights:
         for k, (word, unit) in enumerate(new.items()):
             self._words[word] = (unit, start + k)
 
+    def group_scores(self, groups: Sequence[Any], n: int) -> np.ndarray:
+        """``S[t, y]`` of the per-token feature groups of a :class:`FeatureParts` (``n`` tokens).
+
+        A table group's distinct rows are scored once and gathered; pair (bigram) features
+        are only built for the word pairs that can name a known attribute; other groups
+        are scored as flat lists.
+        """
+        S = np.zeros((n, len(self.labels)))
+        for g in groups:
+            kind = getattr(g, "kind", "lists")
+            if kind == "table":
+                if not g.table:
+                    continue
+                S += self.state_scores(g.table)[np.asarray(g.ids, dtype=np.intp)]
+            elif kind == "pairs":
+                self._add_pair_scores(S, g)
+            else:
+                S += self.state_scores(g.lists())
+        return S
+
+    def _pair_words(self, prefix: str) -> tuple[frozenset[str], frozenset[str]]:
+        """Words that can come first / second in a known ``prefix + "x|y"`` attribute."""
+        got = self._pairs.get(prefix)
+        if got is None:
+            firsts: set[str] = set()
+            seconds: set[str] = set()
+            k = len(prefix)
+            for attr in self.attr_index:
+                if attr.startswith(prefix):
+                    rest = attr[k:]
+                    # "x|y" with "|" possibly inside x or y: keep every split (a superset)
+                    at = rest.find("|")
+                    while at >= 0:
+                        firsts.add(rest[:at])
+                        seconds.add(rest[at + 1 :])
+                        at = rest.find("|", at + 1)
+            got = self._pairs[prefix] = (frozenset(firsts), frozenset(seconds))
+        return got
+
+    def _add_pair_scores(self, S: np.ndarray, g: Any) -> None:
+        index = self.attr_index
+        words = g.words
+        toks: list[int] = []
+        cols: list[int] = []
+        for a, b, lo, hi, prefix in g.ranges():
+            firsts, seconds = self._pair_words(prefix)
+            for i, x, y in zip(range(lo, hi), words[lo + a : hi + a], words[lo + b : hi + b]):
+                if x in firsts and y in seconds:
+                    k = index.get(f"{prefix}{x}|{y}")
+                    if k is not None:
+                        toks.append(i)
+                        cols.append(k)
+        if toks:
+            x = sparse.csr_matrix((np.ones(len(cols)), (np.asarray(toks, dtype=np.int64), np.asarray(cols, dtype=np.int64))),
+                                  shape=(len(S), len(index)))
+            S += (x @ self.state).toarray()
+
     def scores_from_parts(self, parts: Any) -> np.ndarray:
         """Same as ``state_scores(parts.join())``, with per-word scores cached.
 
@@ -121,7 +179,7 @@ class CRFWeights:
         if offsets != self._offsets or len(self._words) > 200_000:
             self._words, self._vecs, self._offsets = {}, None, offsets
         n = len(parts.words)
-        S = self.state_scores(parts.extra)
+        S = self.group_scores(parts.groups, n)
         if n == 0:
             return S
         cache = self._words

@@ -28,19 +28,34 @@ from typing import Any, Sequence
 
 from notescrub.detect.base import Detector
 from notescrub.detect.crf import CRFTagger
+from notescrub.features.extract import TableGroup
 from notescrub.types import Document, Span
 
-__all__ = ["StackedCRF", "stack_features"]
+__all__ = ["StackedCRF", "stack_features", "stack_table"]
 
 
-def stack_features(doc: Document, feeders: Sequence[Detector], fused: bool = True) -> list[list[str]]:
-    """Per-token features from the feeders' spans (see the module docstring)."""
+def stack_table(doc: Document, feeders: Sequence[Detector], fused: bool = True) -> tuple[list[list[str]], list[int]]:
+    """:func:`stack_features` as ``(table, ids)``: token ``i`` gets ``table[ids[i]]``.
+
+    Tokens with no feeder span on themselves or their neighbours (most of them) share
+    the rows ``["stk=O", "-1:stk=O", "1:stk=O"]`` (and its variants at the first and
+    last token); the others get a row of their own.
+
+    >>> from notescrub.types import Document, Span
+    >>> class Caps(Detector):
+    ...     name = "caps"
+    ...     def detect(self, doc):
+    ...         return [Span(4, 8, "PATIENT", 0.9, self.name)]
+    >>> table, ids = stack_table(Document("d", "Mr. DIAZ came home"), [Caps()])
+    >>> ids, table[0], table[ids[-1]]
+    ([2, 4, 5, 6, 1], ['stk=O', '-1:stk=O', '1:stk=O'], ['stk=O', '-1:stk=O'])
+    """
     from notescrub.text.views import token_view
 
     view = token_view(doc, fused=fused)
     n = len(view.tokens)
     # only tokens inside feeder spans have entries (most tokens have none: they get the
-    # shared constant strings below, whose hashes are computed once)
+    # shared constant rows below)
     own: dict[int, list[str]] = {}
     labels: dict[int, set[str]] = {}
     for det in feeders:
@@ -50,8 +65,20 @@ def stack_features(doc: Document, feeders: Sequence[Detector], fused: bool = Tru
                 pos = "B" if k == 0 else "I"
                 own.setdefault(i, []).extend((f"stk={s.label}", f"stk={pos}-{s.label}", f"stksrc={det.name}"))
                 labels.setdefault(i, set()).add(s.label)
-    out: list[list[str]] = []
-    for i in range(n):
+    # rows 0..3: no feeder span around; middle, last, first, only token
+    table: list[list[str]] = [["stk=O", "-1:stk=O", "1:stk=O"], ["stk=O", "-1:stk=O"], ["stk=O", "1:stk=O"],
+                              ["stk=O"]]
+    ids = [0] * n
+    if n:
+        ids[0] = 2 if n > 1 else 3
+        if n > 1:
+            ids[-1] = 1
+    touched = set(own)
+    for i in labels:
+        touched.update((i - 1, i + 1))
+    for i in sorted(touched):
+        if not 0 <= i < n:
+            continue
         mine = own.get(i)
         feats = list(dict.fromkeys(mine)) if mine else ["stk=O"]
         if i > 0:
@@ -60,8 +87,15 @@ def stack_features(doc: Document, feeders: Sequence[Detector], fused: bool = Tru
         if i + 1 < n:
             lab = labels.get(i + 1)
             feats += [f"1:stk={x}" for x in sorted(lab)] if lab else ["1:stk=O"]
-        out.append(feats)
-    return out
+        ids[i] = len(table)
+        table.append(feats)
+    return table, ids
+
+
+def stack_features(doc: Document, feeders: Sequence[Detector], fused: bool = True) -> list[list[str]]:
+    """Per-token features from the feeders' spans (see the module docstring)."""
+    table, ids = stack_table(doc, feeders, fused)
+    return [list(table[k]) for k in ids]
 
 
 class StackedCRF(Detector):
@@ -84,7 +118,7 @@ class StackedCRF(Detector):
 
     def _parts(self, doc: Document):
         feat = self.crf._featurizer()
-        return feat.parts(doc).with_extra(stack_features(doc, self.feeders, fused=feat.fused))
+        return feat.parts(doc).with_extra(TableGroup(*stack_table(doc, self.feeders, fused=feat.fused)))
 
     def fit(self, docs: Sequence[Document], layer: str = "gold") -> "StackedCRF":
         docs = list(docs)

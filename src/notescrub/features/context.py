@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from notescrub.text.views import TokenView
 
-__all__ = ["length_bucket", "position_features", "sentence_features"]
+__all__ = ["length_bucket", "position_features", "position_table", "sentence_features", "sentence_table"]
 
 _TOP_LINES = 10
 _BOTTOM_LINES = 5
@@ -41,68 +41,101 @@ def length_bucket(n: int) -> str:
     return "21+"
 
 
-def _line_position(line: int, n_lines: int) -> str:
-    if line < _TOP_LINES:
-        return "lpos=top"
-    if line >= n_lines - _BOTTOM_LINES:
-        return "lpos=bottom"
-    return "lpos=mid"
+def sentence_table(view: TokenView, last_words: int = 3) -> tuple[list[list[str]], list[int]]:
+    """Aramaki's sentence features as ``(table, ids)``: token ``i`` gets ``table[ids[i]]``.
+
+    Tokens of one sentence on lines of the same position bucket, in the same section and
+    heading state share one row, so a scorer handles each distinct row once.
+
+    >>> from notescrub.types import Document
+    >>> from notescrub.text.views import token_view
+    >>> table, ids = sentence_table(token_view(Document("d", "Seen today. Home.")))
+    >>> ids, table[1]
+    ([0, 0, 0, 1, 1], ['lpos=top', 'slen[-1]=3', 'slen[0]=2', 'slen[1]=none', 'prevlast=seen', 'prevlast=today'])
+    """
+    n_sent = len(view.sentence_offsets)
+    counts = [0] * n_sent
+    words: list[list[str]] = [[] for _ in range(n_sent)]
+    toks = view.tokens
+    for i, s in enumerate(view.sentence):
+        if s >= 0:
+            counts[s] += 1
+            t = toks[i].text
+            if t[0].isalnum():
+                words[s].append(t.lower())
+    n_lines = view.n_lines
+    bottom = n_lines - _BOTTOM_LINES
+    table: list[list[str]] = []
+    rows: dict[tuple[str, int, str, bool], int] = {}
+    ids: list[int] = []
+    append = ids.append
+    prev_key: tuple[str, int, str, bool] | None = None
+    k = -1
+    for s, line, sec, head in zip(view.sentence, view.line, view.section, view.is_heading):
+        lpos = "lpos=top" if line < _TOP_LINES else ("lpos=bottom" if line >= bottom else "lpos=mid")
+        key = (lpos, s, sec, head)
+        if key != prev_key:
+            prev_key = key
+            got = rows.get(key)
+            if got is None:
+                feats = [lpos]
+                for d in (-1, 0, 1):
+                    j = s + d
+                    ok = s >= 0 and 0 <= j < n_sent
+                    feats.append(f"slen[{d}]={length_bucket(counts[j]) if ok else 'none'}")
+                if s > 0:
+                    feats.extend(f"prevlast={w}" for w in words[s - 1][-last_words:])
+                if sec:
+                    feats.append(f"sec={sec[:30]}")
+                if head:
+                    feats.append("heading")
+                got = rows[key] = len(table)
+                table.append(feats)
+            k = got
+        append(k)
+    return table, ids
 
 
 def sentence_features(view: TokenView, last_words: int = 3) -> list[list[str]]:
     """Aramaki's sentence features for every token of ``view``."""
-    n_sent = len(view.sentence_offsets)
-    counts = [0] * n_sent
-    words: list[list[str]] = [[] for _ in range(n_sent)]
-    for i, s in enumerate(view.sentence):
-        if s >= 0:
-            counts[s] += 1
-            t = view.tokens[i].text
-            if t[0].isalnum():
-                words[s].append(t.lower())
-    per_sentence: dict[int, list[str]] = {}
-    sec_feats: dict[str, str] = {}
-    out = []
-    for i, s in enumerate(view.sentence):
-        feats = per_sentence.get(s)
-        if feats is None:
-            feats = []
-            for k in (-1, 0, 1):
-                j = s + k
-                ok = s >= 0 and 0 <= j < n_sent
-                feats.append(f"slen[{k}]={length_bucket(counts[j]) if ok else 'none'}")
-            if s > 0:
-                feats.extend(f"prevlast={w}" for w in words[s - 1][-last_words:])
-            per_sentence[s] = feats
-        tok = [_line_position(view.line[i], view.n_lines), *feats]
-        sec = view.section[i]
-        if sec:
-            feat = sec_feats.get(sec)
-            if feat is None:
-                feat = sec_feats[sec] = f"sec={sec[:30]}"
-            tok.append(feat)
-        if view.is_heading[i]:
-            tok.append("heading")
-        out.append(tok)
-    return out
+    table, ids = sentence_table(view, last_words)
+    return [list(table[k]) for k in ids]
+
+
+def position_table(view: TokenView) -> tuple[list[list[str]], list[int]]:
+    """:func:`position_features` as ``(table, ids)``: token ``i`` gets ``table[ids[i]]``.
+
+    >>> from notescrub.types import Document
+    >>> from notescrub.text.views import token_view
+    >>> table, ids = position_table(token_view(Document("d", "MRN: 12\\nok")))
+    >>> [table[k] for k in ids]
+    [['line=0', 'line_first', 'glued'], ['line=0', 'line_head=mrn'], ['line=0', 'line_head=mrn'], ['line=1', 'line_first']]
+    """
+    toks = view.tokens
+    table: list[list[str]] = []
+    rows: dict[tuple[int, bool, bool], int] = {}
+    ids: list[int] = []
+    append = ids.append
+    head = ""
+    prev_line = -1
+    for t, line, space in zip(toks, view.line, view.space_after):
+        first = line != prev_line
+        if first:
+            head = f"line_head={t.text.lower()}"  # rows of this line are built with it
+            prev_line = line
+        key = (line, first, space)
+        got = rows.get(key)
+        if got is None:
+            feats = [_LINE_FEATURES[min(line, _MAX_LINE)], "line_first" if first else head]
+            if not space:
+                feats.append("glued")
+            got = rows[key] = len(table)
+            table.append(feats)
+        append(got)
+    return table, ids
 
 
 def position_features(view: TokenView) -> list[list[str]]:
     """Line index, line-initial flag, first word of the line, glued-to-next flag."""
-    out: list[list[str]] = []
-    toks = view.tokens
-    head = ""
-    prev_line = -1
-    for i, t in enumerate(toks):
-        line = view.line[i]
-        feats = [_LINE_FEATURES[min(line, _MAX_LINE)]]
-        if line != prev_line:
-            feats.append("line_first")
-            head = f"line_head={t.text.lower()}"  # built once per line
-            prev_line = line
-        else:
-            feats.append(head)
-        if not view.space_after[i]:
-            feats.append("glued")
-        out.append(feats)
-    return out
+    table, ids = position_table(view)
+    return [list(table[k]) for k in ids]

@@ -35,48 +35,174 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from notescrub.errors import ConfigError
-from notescrub.features.context import position_features, sentence_features
-from notescrub.features.patterns import chunk_features, pattern_features
+from notescrub.features.context import position_table, sentence_table
+from notescrub.features.patterns import chunk_table, pattern_features
 from notescrub.features.token import lexical_features, orthographic_features
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
 
-__all__ = ["DEFAULT_GROUPS", "GROUPS", "FeatureParts", "Featurizer"]
+__all__ = ["DEFAULT_GROUPS", "GROUPS", "FeatureParts", "Featurizer", "ListGroup", "PairGroup", "TableGroup"]
 
 GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos")
 DEFAULT_GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position")
 _WINDOW_GROUPS = ("lexical", "orthographic", "dictionary")
 _CACHE_MAX = 300_000
+_BOS_EOS: list[list[str]] = [[], ["BOS"], ["EOS"], ["BOS", "EOS"]]
 
 
 Unit = tuple[list[str], dict[int, list[str]]]
 
 
-@dataclass
+class TableGroup:
+    """Per-token features given as ids into a table of distinct feature lists.
+
+    Token ``i`` gets ``table[ids[i]]``. Document-level features (sentence, line,
+    section, chunk, feeder features) are shared by many tokens: a scorer can score each
+    table row once and gather the rows (see
+    :meth:`notescrub.detect.crf_decode.CRFWeights.scores_from_parts`).
+
+    >>> TableGroup([[], ["sec=hpi"]], [0, 1, 1]).lists()
+    [[], ['sec=hpi'], ['sec=hpi']]
+    """
+
+    kind = "table"
+    __slots__ = ("table", "ids")
+
+    def __init__(self, table: list[list[str]], ids: list[int]) -> None:
+        self.table = table
+        self.ids = ids
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def lists(self) -> list[list[str]]:
+        """One (fresh) feature list per token."""
+        table = self.table
+        return [list(table[k]) for k in self.ids]
+
+
+class PairGroup:
+    """Word-pair (bigram) features ``bg[a,b]=w[i+a]|w[i+b]`` of every token ``i``.
+
+    The strings are only built by :meth:`lists` (or for the pairs a scorer cannot rule
+    out from the words alone), in the order of ``pairs``, for the tokens where both
+    neighbours exist.
+
+    >>> PairGroup(["seen", "by", "dr"], [(-1, 0), (0, 1)]).lists()
+    [['bg[0,1]=seen|by'], ['bg[-1,0]=seen|by', 'bg[0,1]=by|dr'], ['bg[-1,0]=by|dr']]
+    """
+
+    kind = "pairs"
+    __slots__ = ("words", "pairs")
+
+    def __init__(self, words: list[str], pairs: list[tuple[int, int]]) -> None:
+        self.words = words
+        self.pairs = pairs
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def prefix(self, a: int, b: int) -> str:
+        return f"bg[{a},{b}]="
+
+    def ranges(self) -> Iterable[tuple[int, int, int, int, str]]:
+        """``(a, b, lo, hi, prefix)``: pair ``(a, b)`` exists for the tokens ``lo <= i < hi``."""
+        n = len(self.words)
+        for a, b in self.pairs:
+            lo, hi = max(0, -a), n - max(0, b)  # tokens i with 0 <= i + a and i + b < n
+            if hi > lo:
+                yield a, b, lo, hi, self.prefix(a, b)
+
+    def lists(self) -> list[list[str]]:
+        low = self.words
+        out: list[list[str]] = [[] for _ in low]
+        # one list comprehension per pair over shifted word lists (same strings, same order
+        # per token as a per-token loop over the pairs, much less interpreter work)
+        for a, b, lo, hi, prefix in self.ranges():
+            feats = [f"{prefix}{x}|{y}" for x, y in zip(low[lo + a : hi + a], low[lo + b : hi + b])]
+            for lst, f in zip(out[lo:hi], feats):
+                lst.append(f)
+        return out
+
+
+class ListGroup:
+    """Per-token feature lists given as they are (``lists[i]``: token ``i``'s features)."""
+
+    kind = "lists"
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[list[str]]) -> None:
+        self.items = items
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def lists(self) -> list[list[str]]:
+        return self.items
+
+
+Group = TableGroup | PairGroup | ListGroup
+
+
 class FeatureParts:
     """A document's features in parts: cached per-word units plus per-token extras.
 
     ``units[i]`` is ``(own features, {offset: features given to the token at i - offset})``
     of token ``i``'s word (shared between equal words, so scores can be cached per word);
-    ``extra[i]`` the document-dependent features of token ``i``.
+    the document-dependent features of the tokens come in ``groups`` (see
+    :class:`TableGroup`, :class:`PairGroup`, :class:`ListGroup`), concatenated per
+    token in group order. ``extra`` (the flat per-token lists) may be given instead of
+    ``groups``, and is built from them on first access.
+
+    >>> parts = FeatureParts(["Dr", "Ruiz"], [(["w=Dr"], {}), (["w=Ruiz"], {})], [],
+    ...                      groups=[TableGroup([["line=0"]], [0, 0])])
+    >>> parts.with_extra([["stk=O"], []]).join()
+    [['w=Dr', 'line=0', 'stk=O'], ['w=Ruiz', 'line=0']]
     """
 
-    words: list[str]
-    units: list[Unit]
-    offsets: list[int]
-    extra: list[list[str]]
+    __slots__ = ("words", "units", "offsets", "groups", "_extra")
+
+    def __init__(self, words: list[str], units: list[Unit], offsets: list[int],
+                 extra: list[list[str]] | None = None, groups: Sequence[Group] | None = None) -> None:
+        self.words = words
+        self.units = units
+        self.offsets = offsets
+        if groups is None:
+            groups = [ListGroup(extra if extra is not None else [[] for _ in words])]
+            self._extra = groups[0].items
+        else:
+            if extra is not None:
+                groups = [*groups, ListGroup(extra)]
+            self._extra = None
+        self.groups: list[Group] = list(groups)
 
     def __len__(self) -> int:
         return len(self.words)
+
+    @property
+    def extra(self) -> list[list[str]]:
+        """``extra[i]``: the document-dependent features of token ``i`` (all groups joined)."""
+        if self._extra is None:
+            n = len(self.words)
+            per_group = [g.lists() for g in self.groups]
+            if len(per_group) == 1:
+                self._extra = [list(x) for x in per_group[0]]
+            else:
+                out: list[list[str]] = [[] for _ in range(n)]
+                for lists in per_group:
+                    for acc, feats in zip(out, lists):
+                        acc += feats
+                self._extra = out
+        return self._extra
 
     def join(self) -> list[list[str]]:
         """One flat feature list per token."""
         n = len(self.words)
         units, offsets = self.units, self.offsets
+        extra = self.extra
         out: list[list[str]] = []
         for i in range(n):
             attrs = list(units[i][0])
@@ -84,13 +210,14 @@ class FeatureParts:
                 j = i + o
                 if 0 <= j < n:
                     attrs += units[j][1][o]
-            attrs += self.extra[i]
+            attrs += extra[i]
             out.append(attrs)
         return out
 
-    def with_extra(self, more: list[list[str]]) -> FeatureParts:
-        """A copy with ``more[i]`` appended to token ``i``'s extra features."""
-        return FeatureParts(self.words, self.units, self.offsets, [a + b for a, b in zip(self.extra, more)])
+    def with_extra(self, more: list[list[str]] | Group) -> FeatureParts:
+        """A copy with ``more[i]`` (lists, or a group) appended to token ``i``'s extra features."""
+        group = more if hasattr(more, "kind") else ListGroup(more)  # type: ignore[arg-type]
+        return FeatureParts(self.words, self.units, self.offsets, groups=[*self.groups, group])
 
 
 class Featurizer:
@@ -258,41 +385,38 @@ class Featurizer:
             if u is None:
                 u = cache[t.text] = self._unit(t.text, st)
             units.append(u)
-        extra = self._document_features(doc, view, st)
-        per_token: list[list[str]] = [[] for _ in range(n)]
-        for feats in extra:
-            for i in range(n):
-                per_token[i] += feats[i]
+        groups = self._document_features(doc, view, st)
         if "lexical" in st["groups"]:
-            per_token[0].append("BOS")
-            per_token[-1].append("EOS")
-        return FeatureParts([t.text for t in toks], units, st["offsets"], per_token)
+            # BOS on the first token, EOS on the last (both when there is one token)
+            ids = [0] * n
+            ids[0] = 1
+            ids[-1] = 3 if n == 1 else 2
+            groups.append(TableGroup(_BOS_EOS, ids))
+        return FeatureParts([t.text for t in toks], units, st["offsets"], groups=groups)
 
     def attributes(self, doc: Document) -> list[list[str]]:
         """Feature strings of every token of ``doc`` (value 1.0 each)."""
         return self.parts(doc).join()
 
-    def _document_features(self, doc: Document, view: TokenView, st: dict[str, Any]) -> list[list[list[str]]]:
+    def _document_features(self, doc: Document, view: TokenView, st: dict[str, Any]) -> list[Group]:
         groups = st["groups"]
-        extra: list[list[list[str]]] = []
+        extra: list[Group] = []
         if "lexical" in groups and self.bigrams:
             extra.append(self._bigrams(view))
         if "orthographic" in groups:
-            extra.append(chunk_features(view))
-            extra.append(pattern_features(doc, view, self.lang))
+            extra.append(TableGroup(*chunk_table(view)))
+            extra.append(ListGroup(pattern_features(doc, view, self.lang)))
         if "sentence" in groups:
-            extra.append(sentence_features(view))
+            extra.append(TableGroup(*sentence_table(view)))
         if "position" in groups:
-            extra.append(position_features(view))
+            extra.append(TableGroup(*position_table(view)))
         if "pos" in groups:
             from notescrub.features.pos import pos_tags
 
-            extra.append(self._window_tags(pos_tags(doc, view), "pos", st["offsets"]))
+            extra.append(ListGroup(self._window_tags(pos_tags(doc, view), "pos", st["offsets"])))
         return extra
 
-    def _bigrams(self, view: TokenView) -> list[list[str]]:
-        low = [t.text.lower() for t in view.tokens]
-        n = len(low)
+    def _bigrams(self, view: TokenView) -> PairGroup:
         pairs = [(-1, 0), (0, 1)]
         left, right = self.window
         if left >= 2:
@@ -301,18 +425,7 @@ class Featurizer:
             pairs.append((1, 2))
         if left >= 1 and right >= 1:
             pairs.append((-1, 1))
-        # one list comprehension per pair over shifted word lists (same strings, same order
-        # per token as a per-token loop over the pairs, much less interpreter work)
-        out: list[list[str]] = [[] for _ in range(n)]
-        for a, b in pairs:
-            lo, hi = max(0, -a), n - max(0, b)  # tokens i with 0 <= i + a and i + b < n
-            if hi <= lo:
-                continue
-            prefix = f"bg[{a},{b}]="
-            feats = [f"{prefix}{x}|{y}" for x, y in zip(low[lo + a : hi + a], low[lo + b : hi + b])]
-            for lst, f in zip(out[lo:hi], feats):
-                lst.append(f)
-        return out
+        return PairGroup([t.text.lower() for t in view.tokens], pairs)
 
     @staticmethod
     def _window_tags(tags: list[str], name: str, offsets: list[int]) -> list[list[str]]:

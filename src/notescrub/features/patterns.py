@@ -31,7 +31,7 @@ from notescrub.features.token import carafe_classes, short_shape
 from notescrub.text.views import TokenView
 from notescrub.types import Document
 
-__all__ = ["chunk_features", "pattern_features", "patterns_for"]
+__all__ = ["chunk_features", "chunk_table", "pattern_features", "patterns_for"]
 
 # Spanish trigger words for the contextual patterns (generic nouns, not names).
 _ES_HOSPITAL = ("hospital", "clínica", "clinica", "centro de salud", "centro médico", "sanatorio", "policlínica",
@@ -90,24 +90,60 @@ def pattern_features(doc: Document, view: TokenView, lang: str) -> list[list[str
     return out
 
 
-def chunk_features(view: TokenView) -> list[list[str]]:
-    """Short shape, Carafe classes and position of each token's whitespace chunk."""
+_CHUNK_CACHE: dict[str, tuple[str, list[str]]] = {}
+_CHUNK_CACHE_MAX = 100_000
+
+
+def _chunk_info(text: str) -> tuple[str, list[str]]:
+    """``(cshape feature, Carafe class features)`` of a chunk's text (cached)."""
+    got = _CHUNK_CACHE.get(text)
+    if got is None:
+        if len(_CHUNK_CACHE) > _CHUNK_CACHE_MAX:
+            _CHUNK_CACHE.clear()
+        got = _CHUNK_CACHE[text] = (f"cshape={short_shape(text)[:20]}", [f"c:{c}" for c in carafe_classes(text)])
+    return got
+
+
+def chunk_table(view: TokenView) -> tuple[list[list[str]], list[int]]:
+    """:func:`chunk_features` as ``(table, ids)``: token ``i`` gets ``table[ids[i]]``.
+
+    Row 0 is the empty list (tokens that are a whole chunk); a chunk's rows are shared
+    with every other chunk of the same text in the document.
+
+    >>> from notescrub.types import Document
+    >>> from notescrub.text.views import token_view
+    >>> table, ids = chunk_table(token_view(Document("d", "Call 555-1234")))
+    >>> ids, table[1][:2]
+    ([0, 1, 2, 3], ['cshape=d-d', 'cpos=B'])
+    """
     toks = view.tokens
-    out: list[list[str]] = []
+    space_after = view.space_after
+    table: list[list[str]] = [[]]
+    rows: dict[str, int] = {}  # chunk text -> its B row (then I, L)
+    ids: list[int] = []
     i = 0
     n = len(toks)
     while i < n:
         j = i
-        while j < n - 1 and not view.space_after[j] and toks[j + 1].start == toks[j].end:
+        while j < n - 1 and not space_after[j] and toks[j + 1].start == toks[j].end:
             j += 1
         if j == i:
-            out.append([])
+            ids.append(0)
         else:
             text = "".join(t.text for t in toks[i : j + 1])
-            common = [f"cshape={short_shape(text)[:20]}"]
-            classes = [f"c:{c}" for c in carafe_classes(text)]
-            for k in range(i, j + 1):
-                pos = "B" if k == i else ("L" if k == j else "I")
-                out.append([common[0], f"cpos={pos}", *classes])
+            got = rows.get(text)
+            if got is None:
+                shape_feat, classes = _chunk_info(text)
+                got = rows[text] = len(table)
+                table.extend([shape_feat, f"cpos={pos}", *classes] for pos in ("B", "I", "L"))
+            ids.append(got)
+            ids.extend([got + 1] * (j - i - 1))
+            ids.append(got + 2)
         i = j + 1
-    return out
+    return table, ids
+
+
+def chunk_features(view: TokenView) -> list[list[str]]:
+    """Short shape, Carafe classes and position of each token's whitespace chunk."""
+    table, ids = chunk_table(view)
+    return [list(table[k]) for k in ids]
