@@ -54,7 +54,7 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               # the model's own rules (post.toml, shipped in the model directory)
               "split-at-column-gap", "split-name-at-parenthesis", "grow-name-initial", "merge-name-particle",
               "merge-name-across-initial", "extend-facility-specialty", "drop-date-test-score",
-              "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism"]
+              "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism", "drop-header-keyword"]
 #: the model's own post-processing rule file (copied into every build)
 POST_FILE = Path(__file__).resolve().parents[1] / "src" / "notescrub" / "models" / "en-default" / "post.toml"
 

@@ -60,3 +60,10 @@ def test_model_post_rules_fix_name_extents():
     found = {doc.span_text(s) for s in doc.layer("phi")}
     assert {"Kalani Makoa", "Noelani Makoa", "G. Pendry"} <= found
     assert not any(t.endswith("Date") or "proxy" in t or t in ("28/30", "E.", "E") for t in found)
+
+
+def test_header_keywords_are_not_names():
+    doc = load_model()(Document("n3", "Pt: KOWALCZYK,Stanislaw   Acct#: 99887766   Unit No: 4455-66\n", patient_id="P3"))
+    found = {(doc.span_text(s), s.phi) for s in doc.layer("phi")}
+    assert ("99887766", "ACCOUNT") in found
+    assert not any(t.lower().startswith(("acct", "unit")) for t, _ in found)
