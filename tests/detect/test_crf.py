@@ -262,3 +262,23 @@ def test_group_scores_equal_flat_scores_with_pipes_and_known_bigrams(fitted, doc
     assert any(f in w.attr_index for feats in parts.extra for f in feats if f.startswith("bg["))
     assert np.allclose(w.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
     assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))
+
+
+@pytest.mark.parametrize("n, L, scale", [(1, 3, 1.0), (2, 2, 1.0), (3, 5, 4.0), (57, 9, 30.0), (400, 6, 80.0)])
+def test_forward_backward_matches_log_space_reference(n, L, scale):
+    from scipy.special import logsumexp
+
+    rng = np.random.default_rng(n * 31 + L)
+    S = rng.normal(0, scale, (n, L))
+    T = rng.normal(0, scale / 4, (L, L))  # large |T|: rescaling every few steps is exercised
+    la = np.empty((n, L))
+    lb = np.zeros((n, L))
+    la[0] = S[0]
+    for t in range(1, n):
+        la[t] = logsumexp(la[t - 1][:, None] + T, axis=0) + S[t]
+    for t in range(n - 2, -1, -1):
+        lb[t] = logsumexp(T + (S[t + 1] + lb[t + 1])[None, :], axis=1)
+    log_z = logsumexp(la[-1])
+    fb = forward_backward(S, T)
+    assert abs(fb.log_z - log_z) < 1e-8 * max(1.0, abs(log_z))
+    assert np.allclose(fb.marginals, np.exp(la + lb - log_z), atol=1e-10)

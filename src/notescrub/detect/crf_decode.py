@@ -238,22 +238,24 @@ def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
     back = np.empty((n, L), dtype=np.int64)
     cols = np.arange(L)
     delta = S[0].copy()
-    flatnonzero = np.flatnonzero
+    reach_s = reach + slack  # reach_s[best, best] == slack: best is always kept
+    rows, trows = list(S), list(T)  # row views made once, not per step
     t = 1
     while t < n:
         best = int(delta.argmax())
         top = delta[best]
-        keep = flatnonzero(delta >= top - reach[best] - slack)  # reach[best, best] == 0
+        keep = (delta >= top - reach_s[best]).nonzero()[0]
         if len(keep) > 1:
-            cand = delta[keep, None] + T[keep]
+            cand = T[keep]
+            cand += delta[keep, None]  # == delta[keep, None] + T[keep]
             arg = cand.argmax(0)
             back[t] = keep[arg]
-            delta = cand[arg, cols] + S[t]
+            delta = cand[arg, cols] + rows[t]
             t += 1
             continue
         back[t] = best
         if best != o or not stays[t]:
-            delta = (top + T[best]) + S[t]
+            delta = (top + trows[best]) + rows[t]
             t += 1
             continue
         # positions t .. r-1 are single-label steps from o that leave o alone and best
@@ -309,26 +311,38 @@ def forward_backward(S: np.ndarray, T: np.ndarray) -> ForwardBackward:
         return ForwardBackward(np.empty((0, L)), np.empty((0, L)), np.empty(0), shift, P, E, 0.0)
     # one step multiplies a vector's total by at most L * e^max|T| (and P <= 1, max P == 1)
     every = max(1, int(600 // (np.log(max(L, 2)) + float(np.abs(T).max()) + 1.0)))
-    dot = np.dot
-    u = np.empty((n, L))
+    # Both recursions advance in one loop, as one vector-matrix product of length 2L:
+    # the first half is forward (u[k] = (u[k-1] @ E) * P[k]), the second half backward
+    # at t = n-1-k (v[t] = E @ z[t+1] with z[t] = P[t] * v[t]): X[k] = Y[k] * (P[k], P[n-1-k])
+    # where Y[k] = X[k-1] @ diag(E, E^T). Both rescale at the same steps (k % every == 0).
+    EB = np.zeros((2 * L, 2 * L))
+    EB[:L, :L] = E
+    EB[L:, L:] = E.T
+    PP = np.empty((n, 2 * L))
+    PP[:, :L] = P
+    PP[:, L:] = P[::-1]
+    X = np.empty((n, 2 * L))
+    Y = np.empty((n, 2 * L))
+    X[0] = PP[0]  # u[0] = P[0]; z[n-1] = P[n-1] * v[n-1], v[n-1] = 1
+    Y[0] = 1.0
     pre = np.ones(n)  # total of u[t] before a rescaling at t (1: not rescaled)
-    u[0] = P[0]
-    for t in range(1, n):
-        ut = u[t]
-        dot(u[t - 1], E, out=ut)
-        ut *= P[t]
-        if t % every == 0:
-            pre[t] = total = ut.sum()
-            ut /= total
-    v = np.empty((n, L))
-    v[-1] = 1.0
-    tmp = np.empty(L)
-    for t in range(n - 2, -1, -1):
-        vt = v[t]
-        np.multiply(P[t + 1], v[t + 1], out=tmp)
-        dot(E, tmp, out=vt)
-        if (n - 1 - t) % every == 0:
-            vt /= vt.sum()
+    xs, ys, ps = list(X), list(Y), list(PP)
+    dot, multiply = np.dot, np.multiply
+    for k in range(1, n):
+        yk = ys[k]
+        dot(xs[k - 1], EB, out=yk)
+        if k % every:
+            multiply(yk, ps[k], out=xs[k])
+            continue
+        vk = yk[L:]
+        vk /= vk.sum()
+        xk = xs[k]
+        multiply(yk, ps[k], out=xk)
+        uk = xk[:L]
+        pre[k] = total = uk.sum()
+        uk /= total
+    u = X[:, :L]
+    v = Y[::-1, L:]
     totals = u.sum(1)
     alpha = u / totals[:, None]
     c = np.empty(n)
