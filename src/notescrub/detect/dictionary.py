@@ -57,13 +57,14 @@ class PhraseIndex:
     """
 
     def __init__(self, entries: Iterable[str]) -> None:
-        self._by_first: dict[str, list[tuple[str, ...]]] = {}
+        by_first: dict[str, list[tuple[str, ...]]] = {}
         for e in entries:
             toks = tuple(t.text.lower() for t in tokenize(e))
             if toks:
-                self._by_first.setdefault(toks[0], []).append(toks)
-        for v in self._by_first.values():
-            v.sort(key=len, reverse=True)
+                by_first.setdefault(toks[0], []).append(toks)
+        # tuples (longest first): the garbage collector stops tracking them
+        self._by_first: dict[str, tuple[tuple[str, ...], ...]] = {
+            k: tuple(sorted(v, key=len, reverse=True)) for k, v in by_first.items()}
 
     def longest(self, words: Sequence[str], i: int) -> int:
         """Number of tokens of the longest entry starting at ``words[i]`` (0 if none)."""

@@ -75,26 +75,29 @@ class DictionaryFeatures:
             raise ConfigError(f"no dictionary features for language {lang!r}; known: {', '.join(LEXICONS_BY_LANG)}")
         self.lang = lang
         lex = dict(lexicons) if lexicons is not None else _load_lexicons(LEXICONS_BY_LANG[lang])
-        self._whole: dict[str, list[str]] = {}
-        self._part: dict[str, list[str]] = {}
+        whole: dict[str, list[str]] = {}
+        part: dict[str, list[str]] = {}
         for name, entries in sorted(lex.items()):
             for e in entries:
                 words = e.split()
                 if len(words) == 1:
-                    self._whole.setdefault(e, []).append(f"dict={name}")
+                    whole.setdefault(e, []).append(f"dict={name}")
                 else:
                     tag = f"dict={name}~part"
                     for w in words:
-                        lst = self._part.setdefault(w, [])
+                        lst = part.setdefault(w, [])
                         if not lst or lst[-1] != tag:
                             lst.append(tag)
+        # tuples of strings: the garbage collector stops tracking them (100k+ entries that
+        # every full collection would otherwise traverse)
+        self._whole: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in whole.items()}
+        self._part: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in part.items()}
         self._zipf = (zipf or _default_zipf()) if frequency else None
 
     def __call__(self, word: str) -> list[str]:
         low = word.lower()
-        out = self._whole.get(low) or self._whole.get(strip_accents(low)) or []
+        out = list(self._whole.get(low) or self._whole.get(strip_accents(low)) or ())
         part = self._part.get(low)
-        out = list(out)
         if part:  # "dict=X~part" only when the word is not also a whole entry of X
             out.extend(p for p in part if p[: -len("~part")] not in out)
         if self._zipf is not None and any(c.isalpha() for c in word):

@@ -53,7 +53,7 @@ _CACHE_MAX = 300_000
 _BOS_EOS: list[list[str]] = [[], ["BOS"], ["EOS"], ["BOS", "EOS"]]
 
 
-Unit = tuple[list[str], dict[int, list[str]]]
+Unit = tuple[Sequence[str], dict[int, Sequence[str]]]
 
 
 class TableGroup:
@@ -342,7 +342,7 @@ class Featurizer:
         return "pos" in tuple(self.groups)
 
     # -- per-word unit -------------------------------------------------------------------
-    def _unit(self, word: str, st: dict[str, Any]) -> tuple[list[str], dict[int, list[str]]]:
+    def _unit(self, word: str, st: dict[str, Any]) -> Unit:
         groups, wg = st["groups"], st["wgroups"]
         cur: list[str] = []
         ctx: list[str] = []
@@ -361,8 +361,9 @@ class Featurizer:
             cur += d
             if "dictionary" in wg:
                 ctx += d
-        per_offset = {o: [f"{o}:{c}" for c in ctx] for o in st["offsets"]}
-        return cur, per_offset
+        # tuples of strings: cached units are not traversed by every garbage collection
+        per_offset = {o: tuple(f"{o}:{c}" for c in ctx) for o in st["offsets"]}
+        return tuple(cur), per_offset
 
     # -- documents -----------------------------------------------------------------------
     def view(self, doc: Document) -> TokenView:
