@@ -282,3 +282,28 @@ def test_forward_backward_matches_log_space_reference(n, L, scale):
     fb = forward_backward(S, T)
     assert abs(fb.log_z - log_z) < 1e-8 * max(1.0, abs(log_z))
     assert np.allclose(fb.marginals, np.exp(la + lb - log_z), atol=1e-10)
+
+
+def _textbook_viterbi(S, T):
+    n, L = S.shape
+    delta, back = S[0].copy(), np.zeros((n, L), dtype=np.int64)
+    for t in range(1, n):
+        cand = delta[:, None] + T
+        back[t] = cand.argmax(0)
+        delta = cand.max(0) + S[t]
+    path = [int(delta.argmax())]
+    for t in range(n - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return path[::-1], float(delta.max())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_viterbi_matches_textbook_recursion_with_ties_and_o_runs(seed):
+    rng = np.random.default_rng(seed)
+    n, L = 300, 7
+    S = rng.integers(-3, 3, (n, L)).astype(float)  # integer scores: many exact ties
+    S[rng.random(n) < 0.7, 0] += 6.0  # long runs where label 0 (O) dominates
+    T = rng.integers(-2, 3, (L, L)).astype(float)
+    path, score = viterbi(S, T)
+    ref_path, ref_score = _textbook_viterbi(S, T)
+    assert path.tolist() == ref_path and score == ref_score

@@ -211,10 +211,11 @@ def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
     Same result as the textbook recursion ``delta[t] = max_a(delta[t-1][a] + T[a]) + S[t]``
     (first index on ties), with two exact shortcuts:
 
-    * a step only considers the previous labels that can still win some column: a label
-      ``a`` with ``delta[a] < max(delta) - reach[best, a]`` (``reach[s, a]``: the largest
-      gain ``T[a, y] - T[s, y]`` of ``a`` over ``s`` in any column) never beats the best
-      one, so dropping it changes neither the maxima nor their tie-breaking;
+    * a label ``a`` with ``delta[a] < max(delta) - reach[best, a]`` (``reach[s, a]``: the
+      largest gain ``T[a, y] - T[s, y]`` of ``a`` over ``s`` in any column) never beats the
+      best one; when every other label is in that case, the step is a single-label step
+      (``delta[t] = delta[best] + T[best] + S[t]``, back-pointers ``best``), otherwise a full
+      step (dropping hopeless labels changes neither the maxima nor their tie-breaking);
     * when a single label ``s`` is left and the next positions keep it alone and best
       (checked for all positions at once, with a safety margin for rounding), the run is
       skipped: back-pointers are ``s`` and only the scalar score of ``s`` is carried, with
@@ -240,17 +241,19 @@ def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
     delta = S[0].copy()
     reach_s = reach + slack  # reach_s[best, best] == slack: best is always kept
     rows, trows = list(S), list(T)  # row views made once, not per step
+    TT = np.ascontiguousarray(T.T)
+    count_nonzero = np.count_nonzero
     t = 1
     while t < n:
         best = int(delta.argmax())
         top = delta[best]
-        keep = (delta >= top - reach_s[best]).nonzero()[0]
-        if len(keep) > 1:
-            cand = T[keep]
-            cand += delta[keep, None]  # == delta[keep, None] + T[keep]
-            arg = cand.argmax(0)
-            back[t] = keep[arg]
-            delta = cand[arg, cols] + rows[t]
+        if count_nonzero(delta >= top - reach_s[best]) > 1:
+            # several labels may win some column: a full step (the labels that were not kept
+            # are strictly worse everywhere, so maxima and first-index ties are the same)
+            cand = TT + delta  # cand[y, a] = delta[a] + T[a, y]
+            arg = cand.argmax(1)
+            back[t] = arg
+            delta = cand[cols, arg] + rows[t]
             t += 1
             continue
         back[t] = best
