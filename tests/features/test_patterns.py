@@ -51,3 +51,15 @@ def test_chunk_features():
                                          ("En junio del mismo", "junio")])
 def test_spanish_dates(text, token):
     assert "pat=DATE_ES" in _pats(text, "es")[token]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_prefiltered_patterns_give_the_plain_regex_matches(lang):
+    from notescrub.features.patterns import _finders, patterns_for
+
+    texts = ["Call 555-1234 or (617) 555-0100, 3/18/2091, 2091-03-18, zip 02139-1234, id 12 345 678 9",
+             "tel.+34 91 123 45 67; 1/2; 12/31/99 x9/9/2000 5.5-6 02139", "", "no digits here"]
+    for (name, finditer), (name2, rx) in zip(_finders(lang), patterns_for(lang)):
+        assert name == name2
+        for t in texts:
+            assert [m.span() for m in finditer(t)] == [m.span() for m in rx.finditer(t)]

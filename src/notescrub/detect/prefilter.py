@@ -39,7 +39,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-__all__ = ["Scanner", "first_char_class"]
+__all__ = ["Scanner", "first_ascii_chars", "first_char_class"]
 
 _END = "_ns_end"
 _ASCII = [chr(i) for i in range(128)]
@@ -200,6 +200,16 @@ def first_char_class(pattern: re.Pattern[str]) -> str | None:
     """
     first = _analyse(pattern)
     return None if first is None else _char_class(first)
+
+
+def first_ascii_chars(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """The ASCII characters a match of ``pattern`` can start with (``None``: any / unknown).
+
+    >>> sorted(first_ascii_chars(re.compile(r"(?<!\\d)[+(]?\\d")))[:3]
+    ['(', '+', '0']
+    """
+    first = _analyse(pattern)
+    return None if first is None else first.chars
 
 
 def _scoped(pattern: re.Pattern[str]) -> str | None:

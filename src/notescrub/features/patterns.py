@@ -25,8 +25,11 @@ for English; a handful of Spanish trigger words below).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from functools import lru_cache
+from typing import Any
 
+from notescrub.detect.prefilter import first_ascii_chars
 from notescrub.features.token import carafe_classes, short_shape
 from notescrub.text.views import TokenView
 from notescrub.types import Document
@@ -77,13 +80,28 @@ def patterns_for(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((name, re.compile(rx)) for name, rx in pats.items())
 
 
+@lru_cache(maxsize=4)
+def _finders(lang: str) -> tuple[tuple[str, Callable[[str], Iterator[Any]]], ...]:
+    """``(name, finditer)`` per pattern; patterns that start with a digit or punctuation use a
+    :class:`~notescrub.detect.prefilter.Scanner` (same matches, skips impossible starts)."""
+    from notescrub.detect.prefilter import Scanner
+
+    out = []
+    for name, rx in patterns_for(lang):
+        sc = Scanner(rx)
+        chars = first_ascii_chars(rx)
+        narrow = sc.mode == "first-char" and chars is not None and not any(c.isalpha() for c in chars)
+        out.append((name, sc.finditer if narrow else rx.finditer))
+    return tuple(out)
+
+
 def pattern_features(doc: Document, view: TokenView, lang: str) -> list[list[str]]:
     """``pat=NAME`` for every token inside a match of a task pattern."""
     out: list[list[str]] = [[] for _ in view.tokens]
     text = doc.text
-    for name, rx in patterns_for(lang):
+    for name, finditer in _finders(lang):
         feat = f"pat={name}"
-        for m in rx.finditer(text):
+        for m in finditer(text):
             for i in view.tokens_in(m.start(), m.end()):
                 if not out[i] or out[i][-1] != feat:
                     out[i].append(feat)
