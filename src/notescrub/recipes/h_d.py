@@ -27,8 +27,9 @@ only records the training data's size for the model card.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from notescrub.detect.base import Detector
 from notescrub.detect.dictionary import DictionaryDetector
@@ -37,7 +38,7 @@ from notescrub.detect.rules import RulesDetector
 from notescrub.pipeline import Pipeline
 from notescrub.types import Document, Span
 
-__all__ = ["build", "build_pipeline", "DICTIONARY_LABELS", "HDBaseline", "MODEL_META"]
+__all__ = ["DICTIONARY_LABELS", "MODEL_META", "HDBaseline", "build", "build_pipeline"]
 
 #: labels the H+D dictionaries can produce (``DictionaryDetector(mode="hd")``)
 DICTIONARY_LABELS = ("CITY", "COUNTRY", "DOCTOR", "HOSPITAL", "ORGANIZATION", "PATIENT", "PROFESSION", "STATE")
@@ -71,7 +72,7 @@ class HDBaseline(Detector):
         self._pipeline = build_pipeline(lang)
         self.training_: dict[str, Any] = {}
 
-    def fit(self, docs: Sequence[Document], layer: str = "gold") -> "HDBaseline":
+    def fit(self, docs: Sequence[Document], layer: str = "gold") -> HDBaseline:
         docs = list(docs)
         self.training_ = {"documents": len(docs), "note": "H+D has no learned parameters"}
         return self

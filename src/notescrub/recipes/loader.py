@@ -503,6 +503,9 @@ class HybridModel:
                     detectors[t].__dict__["post"] = post
         if not detectors:
             raise ModelError("every component is disabled in this operating point", path=where)
+        from notescrub.recipes.shared_crf import share_crf_scoring
+
+        share_crf_scoring(d.inner for d in detectors.values())  # CRFs with one featurizer score together
         p = self._preset(preset)
         resolver = resolver_from_spec(p.get("resolver", self.resolver))
         name = str(self.meta.get("model_name") or self.meta.get("name") or (self.directory.name if self.directory else "hybrid"))
