@@ -227,3 +227,26 @@ def test_scheme_is_io_unless_spans_touch():
     assert r.training_["schemes"] == r.schemes_
     with pytest.raises(ConfigError, match="scheme"):
         ManchesterRecipe(scheme="BILOU").fit(docs)
+
+
+@pytest.mark.parametrize(("text", "surface", "label", "kept"), [
+    ("Seen Mr. Foley today.", "Foley", "PATIENT", True),
+    ("Foley, John was admitted.", "Foley", "PATIENT", True),
+    ("Seen with John A. Foley today.", "Foley", "PATIENT", True),
+    ("Dr. Foley reviewed the chart.", "Foley", "DOCTOR", True),
+    ("Sra. Foley ingresa hoy.", "Foley", "PATIENT", True),
+    ("He has a Foley catheter.", "Foley", "PATIENT", False),
+    ("Foley catheter removed.", "Foley", "PATIENT", False),
+    ("Mr. Foley catheter check.", "Foley", "PATIENT", False),   # the eponym rule still applies
+    ("Meds: Lasix, Coumadin, aspirin.", "Lasix", "PATIENT", False),
+    ("Pt stable. Started Lasix today.", "Lasix", "PATIENT", False),
+    ("Transferred to ICU today.", "ICU", "HOSPITAL", False),
+])
+def test_post_rules_keep_surnames_that_are_medical_terms(fitted: ManchesterRecipe, text: str, surface: str,
+                                                         label: str, kept: bool):
+    # the Manchester CRFs' post-processing drops names made of medical terms ('Lasix'), but not a
+    # patient called Foley when a title, a first name or 'Surname, First' shows it is a person
+    post = next(d for d in fitted.pipeline().detectors if d.name == "crf_patient").post
+    i = text.index(surface)
+    out = post.apply(Document("x", text), [Span(i, i + len(surface), label, 0.9, "crf_patient")])
+    assert bool(out) is kept
