@@ -219,11 +219,18 @@ class CharLmHmmChunker(Detector):
         back = np.empty((n, Tt.shape[0]), dtype=np.intp)
         for t in range(1, n):
             # only predecessors within ``beam`` of the best one are extended (LingPipe's log beam)
-            act = np.flatnonzero(delta >= delta.max() - beam)
-            cand = Tt[:, act] + delta[act]
-            best = cand.argmax(axis=1)
-            back[t] = act[best]
-            delta = cand[rows, best] + emissions[t]
+            act = (delta >= delta.max() - beam).nonzero()[0]
+            if len(act) == 1:  # one survivor: every state comes from it
+                s = act[0]
+                back[t] = s
+                delta = Tt[:, s] + delta[s]
+            else:
+                cand = Tt[:, act]
+                cand += delta[act]
+                best = cand.argmax(axis=1)
+                back[t] = act[best]
+                delta = cand[rows, best]
+            delta += emissions[t]
         delta = delta + self.log_end_
         path = [int(delta.argmax())]
         for t in range(n - 1, 0, -1):

@@ -120,30 +120,53 @@ class RescoringModel:
 def posteriors(log_start: np.ndarray, log_trans: np.ndarray, log_end: np.ndarray, em: np.ndarray) -> np.ndarray:
     """State posteriors ``(n, S)`` by scaled forward-backward in probability space."""
     n, S = em.shape
-    A = np.exp(log_trans)
-    At = np.ascontiguousarray(A.T)
+    A, At = _exp_transitions(log_trans)
     e = np.exp(em - em.max(axis=1, keepdims=True))
     alpha = np.empty((n, S))
     a = np.exp(log_start) * e[0]
     alpha[0] = a / a.sum()
+    prior = np.empty(S)
+    a = np.empty(S)
+    dot, mul = np.dot, np.multiply
     for t in range(1, n):
-        prior = At @ alpha[t - 1]
-        a = prior * e[t]
+        dot(At, alpha[t - 1], out=prior)
+        mul(prior, e[t], out=a)
         s = a.sum()
         if not s > 0:  # every reachable state's emission underflowed: keep the prior
-            a, s = prior, prior.sum()
-        alpha[t] = a * (1.0 / s)
+            mul(prior, 1.0 / prior.sum(), out=alpha[t])
+        else:
+            mul(a, 1.0 / s, out=alpha[t])
     beta = np.empty((n, S))
     b = np.exp(log_end)
     beta[n - 1] = b / b.max()
+    eb = np.empty(S)
     for t in range(n - 2, -1, -1):
-        b = A @ (e[t + 1] * beta[t + 1])
+        mul(e[t + 1], beta[t + 1], out=eb)
+        dot(A, eb, out=b)
         m = b.max()
-        beta[t] = b * (1.0 / m) if m > 0 else 1.0
+        if m > 0:
+            mul(b, 1.0 / m, out=beta[t])
+        else:
+            beta[t] = 1.0
     post = alpha * beta
     z = post.sum(axis=1, keepdims=True)
     z[z == 0] = 1.0
     return post / z
+
+
+def _exp_transitions(log_trans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``exp(log_trans)`` and its contiguous transpose (cached for the last matrix seen)."""
+    global _EXP_CACHE
+    key = _EXP_CACHE
+    if key is not None and key[0] is log_trans:
+        return key[1], key[2]
+    A = np.exp(log_trans)
+    At = np.ascontiguousarray(A.T)
+    _EXP_CACHE = (log_trans, A, At)
+    return A, At
+
+
+_EXP_CACHE: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def state_classes(codec: Codec) -> tuple[np.ndarray, list[str]]:
@@ -157,30 +180,41 @@ def state_classes(codec: Codec) -> tuple[np.ndarray, list[str]]:
     return np.asarray(cls), names
 
 
+def _class_arrays(codec: Codec) -> tuple[np.ndarray, np.ndarray, list[bool], list[bool]]:
+    """Per codec (cached on it): state classes, the state-to-class one-hot matrix, and whether
+    a state continues into the next token (``B_``/``M_``) or from the previous one (``M_``/``E_``)."""
+    got = codec.__dict__.get("_rescore_classes")
+    if got is None:
+        cls, names = state_classes(codec)
+        onehot = np.zeros((len(cls), len(names)))
+        onehot[np.arange(len(cls)), cls] = 1.0
+        opens = [s[:2] in ("B_", "M_") for s in codec.states]
+        continues = [s[:2] in ("M_", "E_") for s in codec.states]
+        got = codec.__dict__["_rescore_classes"] = (cls, onehot, opens, continues)
+    return got
+
+
 def uncertain_regions(post: np.ndarray, path: Sequence[int], codec: Codec, eps: float) -> list[tuple[int, int]]:
     """Token ranges ``[a, b]`` (inclusive) to re-decode (see the module docstring)."""
-    cls, names = state_classes(codec)
+    cls, onehot, opens, continues = _class_arrays(codec)
     n = post.shape[0]
-    onehot = np.zeros((len(cls), len(names)))
-    onehot[np.arange(len(cls)), cls] = 1.0
     cp = post @ onehot  # (n, classes)
     best = cp.argmax(axis=1)
     vit = cls[np.asarray(path)]
-    unsure = np.flatnonzero((cp.max(axis=1) < 1.0 - eps) | (best != vit))
+    unsure = np.flatnonzero((cp.max(axis=1) < 1.0 - eps) | (best != vit)).tolist()
     regions: list[list[int]] = []
     for t in unsure:
-        a, b = max(0, int(t) - 1), min(n - 1, int(t) + 1)
+        a, b = max(0, t - 1), min(n - 1, t + 1)
         if regions and a <= regions[-1][1] + 1:
             regions[-1][1] = max(regions[-1][1], b)
         else:
             regions.append([a, b])
-    out = []
-    states = codec.states
+    out: list[tuple[int, int]] = []
     for a, b in regions:
         # widen to whole chunks: the fixed neighbours must not be inside an entity
-        while a > 0 and states[path[a - 1]][:2] in ("B_", "M_"):
+        while a > 0 and opens[path[a - 1]]:
             a -= 1
-        while b < n - 1 and states[path[b + 1]][:2] in ("M_", "E_"):
+        while b < n - 1 and continues[path[b + 1]]:
             b += 1
         if out and a <= out[-1][1] + 1:
             out[-1] = (out[-1][0], max(out[-1][1], b))
@@ -275,7 +309,7 @@ def rescore(chunker: Any, text: str, toks: Sequence[Token], em: np.ndarray, path
         for _, seq in cands:
             spans = _char_chunks(codec, toks, seq, a)
             mid = model.out_string(text, spans, ca, cb)
-            s = model.out_lm.log_prob_window(before + mid + after, len(before), len(before) + len(mid) + len(after))
+            s = _window_log_prob(model, before + mid + after, len(before), len(before) + len(mid) + len(after))
             s += sum(model.chunk_score(text[x:y], t) for x, y, t in spans)
             if s > best_score:
                 best_score, best_seq = s, seq
@@ -283,6 +317,31 @@ def rescore(chunker: Any, text: str, toks: Sequence[Token], em: np.ndarray, path
             path[a : b + 1] = best_seq
             changed += 1
     return path, changed
+
+
+def _window_log_prob(model: RescoringModel, x: str, start: int, end: int) -> float:
+    """``model.out_lm.log_prob_window(x, start, end)``, with each conditional probability cached.
+
+    ``log P(x[i] | x[:i])`` depends only on ``x[i - order + 1 : i + 1]`` (shorter at the start of
+    ``x``), and the candidates of a region share most of their characters, so the terms are
+    cached per n-gram and summed in the same order (identical floats).
+    """
+    lm = model.out_lm
+    if not lm._frozen:
+        raise ModelError("character LM must be frozen before scoring")
+    cache = model.__dict__.setdefault("_cond_cache", {})
+    if len(cache) > 500_000:
+        cache.clear()
+    span = lm.order - 1
+    total = 0
+    get = cache.get
+    for i in range(start, end):
+        key = x[i - span : i + 1] if i >= span else x[: i + 1]
+        v = get(key)
+        if v is None:
+            v = cache[key] = lm._cond(x, i)
+        total += v
+    return float(total)
 
 
 def train_rescorer(records: Sequence[tuple[str, list[tuple[int, int, str]]]], types: Sequence[str], order: int,
