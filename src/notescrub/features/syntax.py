@@ -124,22 +124,39 @@ def _parse(doc: Document, fused: bool) -> Parse:
     if len(doc.text) > _MAX_CHARS:
         raise ConfigError(f"document {doc.id!r} is too long to parse ({len(doc.text)} characters)")
     sdoc = nlp(doc.text)
-    words = [t.text for t in sdoc]
-    tags = [t.tag_ or "NONE" for t in sdoc]
+    # one array read instead of a Python Token object per word and attribute
+    from spacy.attrs import DEP, HEAD, IDX, IS_SPACE, LENGTH, TAG
+
+    arr = sdoc.to_array([IDX, LENGTH, TAG, HEAD, DEP, IS_SPACE])
+    cols = arr.tolist() if len(sdoc) else []  # unsigned: hashes as Python ints
+    heads = arr[:, 3].astype("int64").tolist() if len(sdoc) else []  # relative heads may be negative
+    strings = sdoc.vocab.strings
+    text = sdoc.text
+    names: dict[int, str] = {0: ""}
+
+    def name(h: int) -> str:
+        v = names.get(h)
+        if v is None:
+            v = names[h] = strings[h]
+        return v
+
+    words = [text[i : i + n] for i, n, *_ in cols]
+    tags = [name(r[2]) or "NONE" for r in cols]
+    space = [bool(r[5]) for r in cols]
     left: list[list[tuple[int, str]]] = [[] for _ in words]
     right: list[list[tuple[int, str]]] = [[] for _ in words]
-    for t in sdoc:
-        h = t.head.i
-        if h == t.i or t.is_space or t.head.is_space:
+    for i, r in enumerate(cols):
+        h = i + heads[i]  # HEAD is stored relative to the word
+        if h == i or space[i] or space[h]:
             continue
-        label = t.dep_ or "dep"
-        # the arc links t and its head; each sees the other on one side
-        if h < t.i:
-            left[t.i].append((h, label))
-            right[h].append((t.i, label))
+        label = name(r[4]) or "dep"
+        # the arc links word i and its head; each sees the other on one side
+        if h < i:
+            left[i].append((h, label))
+            right[h].append((i, label))
         else:
-            right[t.i].append((h, label))
-            left[h].append((t.i, label))
+            right[i].append((h, label))
+            left[h].append((i, label))
     chunk = [-1] * len(words)
     chunks = []
     try:
@@ -149,8 +166,8 @@ def _parse(doc: Document, fused: bool) -> Parse:
                 chunk[w] = k
     except (ValueError, NotImplementedError):  # pragma: no cover - parser disabled
         pass
-    starts = [t.idx for t in sdoc]
+    starts = [r[0] for r in cols]
     word_of = []
     for tok in token_view(doc, fused=fused).tokens:
         word_of.append(max(0, bisect_right(starts, tok.start) - 1))
-    return Parse(word_of, words, tags, left, right, chunk, chunks, [t.is_space for t in sdoc])
+    return Parse(word_of, words, tags, left, right, chunk, chunks, space)
