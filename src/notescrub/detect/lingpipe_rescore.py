@@ -180,25 +180,28 @@ def state_classes(codec: Codec) -> tuple[np.ndarray, list[str]]:
     return np.asarray(cls), names
 
 
-def _class_arrays(codec: Codec) -> tuple[np.ndarray, np.ndarray, list[bool], list[bool]]:
-    """Per codec (cached on it): state classes, the state-to-class one-hot matrix, and whether
-    a state continues into the next token (``B_``/``M_``) or from the previous one (``M_``/``E_``)."""
+def _class_arrays(codec: Codec) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[bool], list[bool]]:
+    """Per codec (cached on it): state classes, the states ordered by class and where each
+    class starts in that order, and whether a state continues into the next token
+    (``B_``/``M_``) or from the previous one (``M_``/``E_``)."""
     got = codec.__dict__.get("_rescore_classes")
     if got is None:
-        cls, names = state_classes(codec)
-        onehot = np.zeros((len(cls), len(names)))
-        onehot[np.arange(len(cls)), cls] = 1.0
+        cls, _ = state_classes(codec)  # every class has states: outside, and B/M/E/W per type
+        order = np.argsort(cls, kind="stable")
+        starts = np.flatnonzero(np.r_[True, np.diff(cls[order]) != 0])
         opens = [s[:2] in ("B_", "M_") for s in codec.states]
         continues = [s[:2] in ("M_", "E_") for s in codec.states]
-        got = codec.__dict__["_rescore_classes"] = (cls, onehot, opens, continues)
+        got = codec.__dict__["_rescore_classes"] = (cls, order, starts, opens, continues)
     return got
 
 
 def uncertain_regions(post: np.ndarray, path: Sequence[int], codec: Codec, eps: float) -> list[tuple[int, int]]:
     """Token ranges ``[a, b]`` (inclusive) to re-decode (see the module docstring)."""
-    cls, onehot, opens, continues = _class_arrays(codec)
+    cls, order, starts, opens, continues = _class_arrays(codec)
     n = post.shape[0]
-    cp = post @ onehot  # (n, classes)
+    # class posteriors (n, classes): sums over each class's states; no BLAS product, whose
+    # multi-threaded kernel costs more CPU than the sums and whose last bits depend on threads
+    cp = np.add.reduceat(post[:, order], starts, axis=1)
     best = cp.argmax(axis=1)
     vit = cls[np.asarray(path)]
     unsure = np.flatnonzero((cp.max(axis=1) < 1.0 - eps) | (best != vit)).tolist()
