@@ -122,3 +122,16 @@ def test_hybrid_pipelines_share_and_match(taggers: list[CRFTagger], monkeypatch:
     assert all(type(d.inner.weights_) is not MemberWeights for d in plain.detectors)
     without = [[(s.start, s.end, s.label, s.score) for s in plain(d.copy(layers=False)).layer("phi")] for d in test]
     assert with_sharing == without and any(with_sharing)
+
+
+def test_scores_are_released_once_every_member_has_read_them(taggers: list[CRFTagger]) -> None:
+    shared = [copy.copy(t) for t in taggers]
+    share_crf_scoring(shared)
+    group = shared[0].weights_.group
+    parts = taggers[0].featurizer.parts(_notes(1, seed=5)[0])
+    for t in shared[:-1]:
+        t.weights_.scores_from_parts(parts)
+        t.weights_.scores_from_parts(parts)  # a member reading twice is served from the kept scores
+    assert id(parts) in group._recent
+    shared[-1].weights_.scores_from_parts(parts)
+    assert id(parts) not in group._recent

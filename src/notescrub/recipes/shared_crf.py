@@ -41,7 +41,9 @@ from notescrub.detect.crf_decode import CRFWeights
 
 __all__ = ["MemberWeights", "StackedWeights", "share_crf_scoring"]
 
-_KEEP_DOCS = 64  # documents whose stacked scores are kept (a patient's notes go through each CRF in turn)
+#: at most this many documents' stacked scores are kept; an entry is dropped as soon as every
+#: member has read its columns (a patient's notes go through each CRF in turn)
+_KEEP_DOCS = 256
 
 
 @dataclass(eq=False)
@@ -55,7 +57,7 @@ class StackedWeights(CRFWeights):
     members: list[CRFWeights] = field(default_factory=list, repr=False)
     slices: list[slice] = field(default_factory=list, repr=False)
     union_to_own: list[np.ndarray] = field(default_factory=list, repr=False)
-    _recent: dict[int, tuple[Any, np.ndarray]] = field(default_factory=dict, repr=False)
+    _recent: dict[int, tuple[Any, np.ndarray, set[int]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def stack(cls, members: Sequence[CRFWeights]) -> StackedWeights:
@@ -114,13 +116,19 @@ class StackedWeights(CRFWeights):
             S[:, sl] += (x @ w.state).toarray()
 
     def member_scores(self, parts: Any, k: int) -> np.ndarray:
-        """Member ``k``'s state scores for ``parts`` (all members are scored on first request)."""
-        hit = self._recent.get(id(parts))
+        """Member ``k``'s state scores for ``parts`` (all members are scored on first request;
+        the scores are kept until every member has read its columns)."""
+        key = id(parts)
+        hit = self._recent.get(key)
         if hit is None or hit[0] is not parts:
             if len(self._recent) >= _KEEP_DOCS:
                 self._recent.pop(next(iter(self._recent)))
-            hit = self._recent[id(parts)] = (parts, self.scores_from_parts(parts))
-        return np.ascontiguousarray(hit[1][:, self.slices[k]])
+            hit = self._recent[key] = (parts, self.scores_from_parts(parts), set())
+        out = np.ascontiguousarray(hit[1][:, self.slices[k]])
+        hit[2].add(k)
+        if len(hit[2]) == len(self.members):
+            del self._recent[key]
+        return out
 
 
 @dataclass(eq=False)
