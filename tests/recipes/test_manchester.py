@@ -250,3 +250,22 @@ def test_post_rules_keep_surnames_that_are_medical_terms(fitted: ManchesterRecip
     i = text.index(surface)
     out = post.apply(Document("x", text), [Span(i, i + len(surface), label, 0.9, "crf_patient")])
     assert bool(out) is kept
+
+
+def test_rules_component_loads_only_the_rules_it_serves(fitted: ManchesterRecipe):
+    # English (i2b2 scheme): every rule type is kept, so every rule is loaded
+    rules = next(c for c in fitted.model_.components if c.kind == "rules")
+    assert "labels" not in rules.options
+    # a foreign scheme: only the rules of the types some preset takes from the rules component
+    train = []
+    for i, d in enumerate(spanish(16)):  # e-mail addresses the English rules find: usable for EMAIL
+        text = d.text + (" Correo: ana.lopez@hospital.es" if i < 12 else "")
+        spans = list(d.layer("gold")) + ([Span(len(text) - 21, len(text), "CORREO_ELECTRONICO")] if i < 12 else [])
+        train.append(Document(d.id, text, None, layers={"gold": spans}))
+    r = get_recipe("manchester")(lang="es", max_iterations=10, n_jobs=1).fit(train)
+    rules = next(c for c in r.model_.components if c.kind == "rules")
+    served = {t for p in r.model_.presets.values() for t in p["components"]["rules"]["types"]}
+    assert served and rules.options["labels"] == sorted(served)
+    doc = Document("x", "Nombre: Dovrik Osei. Correo: dovrik@clinica.es")
+    assert ("dovrik@clinica.es", "CORREO_ELECTRONICO") in [
+        (doc.span_text(s), s.label) for s in r.pipeline(second_pass=False)(doc).layer("rules")]

@@ -454,6 +454,13 @@ class ManchesterRecipe(Detector):
         if self.two_pass and present:
             comps.append(ComponentSpec(_TWO_PASS, "two_pass", options={"harvest_types": present, "min_score": 0.5}))
         presets = {p: self._preset(p, comps, plan, extra_rule_types) for p in PRESETS}
+        if not canonical_scheme:
+            # in a foreign scheme the rules serve a few types only (MEDDOCAN: e-mail addresses):
+            # load just the rules of those labels instead of running every rule and filtering
+            wanted = sorted({t for p in presets.values() for t in p["components"].get("rules", {}).get("types", [])})
+            for c in comps:
+                if c.kind == "rules" and wanted:
+                    c.options["labels"] = wanted
         # the unpreset defaults are the F1 submission's
         for c in comps:
             c.options.update(presets["f1"]["components"].get(c.name, {}))
