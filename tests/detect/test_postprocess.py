@@ -263,3 +263,13 @@ def test_grow_and_split_validation(tmp_path):
         _rules(tmp_path, '[[rule]]\nname = "s"\naction = "split"\n')
     with pytest.raises(ConfigError, match="unknown keys"):
         _rules(tmp_path, '[[rule]]\nname = "s"\naction = "split"\nsplit_pattern = "x"\nwindow = 3\n')
+
+
+def test_split_never_loses_a_whole_span_and_keeps_first_names(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_GAP + 'keep_in = ["first_names"]\n')
+    doc = Document("d", "Name: Rose Hope         Date: 3/4")
+    out = pp.apply(doc, [Span(6, 28, "PATIENT", 0.8, "crf")])
+    assert [doc.span_text(s) for s in out] == ["Rose Hope"]  # a first name keeps the piece
+    doc2 = Document("d", "the unit         date")
+    only_common = Span(0, len(doc2.text), "HOSPITAL", 0.5, "crf")
+    assert _rules(tmp_path, _SPLIT_GAP).apply(doc2, [only_common]) == [only_common]  # nothing left: kept whole

@@ -28,8 +28,9 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
   loses a leading ``strip_left_pattern`` / trailing ``strip_right_pattern`` match, and a
-  piece whose words are all in the ``all_in`` lexicons is dropped (a piece without a letter
-  or digit always is).
+  piece whose words are all in the ``all_in`` lexicons is dropped unless one of its words
+  is in a ``keep_in`` lexicon (a piece without a letter or digit always is). When no piece
+  is left the span is kept as it was (recall first).
 
 Any error (bad TOML, unknown key, action, lexicon, bad regex, duplicate name) raises
 :class:`~notescrub.errors.ConfigError` naming the file, the line and the rule.
@@ -70,7 +71,7 @@ _KEYS = {
                             "window", "all_in"},
     "merge": _COMMON_KEYS | {"gap_pattern"},
     "grow": _COMMON_KEYS | {"left_pattern", "right_pattern", "window"},
-    "split": _COMMON_KEYS | {"split_pattern", "strip_left_pattern", "strip_right_pattern", "all_in"},
+    "split": _COMMON_KEYS | {"split_pattern", "strip_left_pattern", "strip_right_pattern", "all_in", "keep_in"},
 }
 _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
@@ -104,6 +105,7 @@ class PostRule:
     split_pattern: re.Pattern[str] | None = None
     strip_left_pattern: re.Pattern[str] | None = None
     strip_right_pattern: re.Pattern[str] | None = None
+    keep_in: tuple[str, ...] = ()
     description: str = ""
     origin: str = ""
 
@@ -206,7 +208,7 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
         if right is not None and not right.pattern.endswith("$"):
             raise fail("strip_right_pattern must end with '$'")
         return PostRule(**common, split_pattern=split, strip_left_pattern=left, strip_right_pattern=right,
-                        all_in=_lexicon_names(raw, fail))
+                        all_in=_lexicon_names(raw, fail), keep_in=_lexicon_names(raw, fail, "keep_in"))
     if action == "drop":
         if not any(k in raw for k in _DROP_CONDITIONS):
             raise fail(f"a drop rule needs at least one of {', '.join(_DROP_CONDITIONS)}")
@@ -224,10 +226,10 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
     return PostRule(**common, gap_pattern=gap)
 
 
-def _lexicon_names(raw: dict[str, Any], fail: Any) -> tuple[str, ...]:
-    all_in = raw.get("all_in", [])
+def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple[str, ...]:
+    all_in = raw.get(key, [])
     if not isinstance(all_in, list):
-        raise fail("all_in must be a list of lexicon names")
+        raise fail(f"{key} must be a list of lexicon names")
     from notescrub.lexicons import lexicon
 
     for lex in all_in:
@@ -447,6 +449,14 @@ def _all_in(piece: str, names: Sequence[str]) -> bool:
     return bool(words) and all(any(w in lx for lx in lexica) for w in words)
 
 
+def _any_in(piece: str, names: Sequence[str]) -> bool:
+    """Some word of ``piece`` is in one of the lexicons ``names``."""
+    from notescrub.lexicons import lexicon
+
+    lexica = [lexicon(n) for n in names]
+    return any(w.lower() in lx for w in _WORD.findall(_POSSESSIVE.sub("", piece)) for lx in lexica)
+
+
 def _grow(rule: PostRule, doc: Document, s: Span) -> Span:
     text = doc.text
     la, lb = _line_bounds(text, s.start, s.end)
@@ -490,10 +500,12 @@ def _split(rule: PostRule, doc: Document, s: Span) -> list[Span]:
         while b > a and text[b - 1].isspace():
             b -= 1
         piece = text[a:b]
-        if not any(c.isalnum() for c in piece) or (rule.all_in and _all_in(piece, rule.all_in)):
+        if not any(c.isalnum() for c in piece):
+            continue
+        if rule.all_in and _all_in(piece, rule.all_in) and not (rule.keep_in and _any_in(piece, rule.keep_in)):
             continue
         out.append(s.with_(start=a, end=b, meta={**s.meta, "post": rule.name}))
-    return out
+    return out or [s]  # nothing left that looks like PHI: keep the span whole rather than lose it
 
 
 def _merge(rule: PostRule, doc: Document, spans: list[Span]) -> list[Span]:
