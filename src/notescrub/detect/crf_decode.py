@@ -151,7 +151,8 @@ class CRFWeights:
             got = self._pairs[prefix] = (frozenset(firsts), frozenset(seconds))
         return got
 
-    def _add_pair_scores(self, S: np.ndarray, g: Any) -> None:
+    def _pair_hits(self, g: Any) -> tuple[list[int], list[int]]:
+        """(token, attribute id) of every bigram attribute of ``g`` that the model knows."""
         index = self.attr_index
         words = g.words
         toks: list[int] = []
@@ -164,6 +165,11 @@ class CRFWeights:
                     if k is not None:
                         toks.append(i)
                         cols.append(k)
+        return toks, cols
+
+    def _add_pair_scores(self, S: np.ndarray, g: Any) -> None:
+        index = self.attr_index
+        toks, cols = self._pair_hits(g)
         if toks:
             x = sparse.csr_matrix((np.ones(len(cols)), (np.asarray(toks, dtype=np.int64), np.asarray(cols, dtype=np.int64))),
                                   shape=(len(S), len(index)))

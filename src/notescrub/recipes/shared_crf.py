@@ -90,18 +90,7 @@ class StackedWeights(CRFWeights):
     def _add_pair_scores(self, S: np.ndarray, g: Any) -> None:
         """Bigram attributes: looked up once in the union index, scored per member with its own
         attribute ids (the same sparse matrix as the member's own, so the same sums)."""
-        index = self.attr_index
-        words = g.words
-        toks: list[int] = []
-        cols: list[int] = []
-        for a, b, lo, hi, prefix in g.ranges():
-            firsts, seconds = self._pair_words(prefix)
-            for i, x, y in zip(range(lo, hi), words[lo + a : hi + a], words[lo + b : hi + b]):
-                if x in firsts and y in seconds:
-                    k = index.get(f"{prefix}{x}|{y}")
-                    if k is not None:
-                        toks.append(i)
-                        cols.append(k)
+        toks, cols = self._pair_hits(g)
         if not toks:
             return
         tok_arr = np.asarray(toks, dtype=np.int64)
