@@ -69,3 +69,29 @@ def test_unanalysable_patterns_run_plain(src):
     sc = Scanner(rx)
     assert sc.mode == "plain"
     assert [m.span() for m in sc.finditer("aab cb xx")] == [m.span() for m in rx.finditer("aab cb xx")]
+
+
+PREFIX_PATTERNS = [
+    (r"(?i:\b(?:son|sister|daughter|dad))\s+\w+", 0),
+    (r"(?:a?b?)*c|st\w+", re.IGNORECASE),  # nullable repeated group
+    (r"(?:ab){0,3}c", 0),
+    (r"(?:x|y){5,}z", 0),  # more repetitions required than the prefix holds
+    (r"(?<=x)(?i:k[sſ]t)", 0),
+    (r"(?i:é\w|ß)", 0),
+    (r"\d{1,2}/\d{1,2}|[A-Z]{2}\b", 0),
+]
+
+
+@pytest.mark.parametrize(("src", "flags"), PREFIX_PATTERNS)
+@settings(max_examples=80, deadline=None)
+@given(text=st.text(alphabet=ALPHABET + "cdtzé", max_size=40))
+def test_prefix_filter_accepts_every_match_start(src, flags, text):
+    from notescrub.detect.prefilter import _prefix_filter
+
+    rx = re.compile(src, flags)
+    pre = _prefix_filter(rx, 3)
+    assert pre is not None
+    f = re.compile(pre)
+    for i in range(len(text) + 1):
+        if rx.match(text, i):
+            assert f.match(text, i), (i, text)

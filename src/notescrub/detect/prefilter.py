@@ -10,7 +10,11 @@ the engine's fast C loop skips to the positions where a match can start:
   ``(?<![\\w...])`` lookbehind) becomes ``[^\\w](?=(?:PATTERN)(?P<_ns_end>))``: only the
   characters before a word are tried (about one in five);
 * any other pattern becomes ``[FIRST](?<=(?=(?:PATTERN)(?P<_ns_end>))[\\s\\S])`` where
-  ``FIRST`` holds every character a match can start with (a superset).
+  ``FIRST`` holds every character a match can start with (a superset);
+* when the first three characters of a match are much more constrained than the first
+  one (case-insensitive trigger words: ``(?i:son|sister|...)``), a filter of them, written
+  case-sensitively as a trie of character classes (whose alternatives the engine rejects
+  on their first character), is checked before the pattern runs.
 
 The original pattern runs, unchanged, in the lookahead at the candidate position (its
 own lookbehinds still see the text before it), and :class:`Scanner` turns the
@@ -181,6 +185,140 @@ def _analyse(pattern: re.Pattern[str]) -> _First | None:
     return None if first.nullable or (not first.chars and first.non_ascii == _NONE) else first
 
 
+# -- prefixes of several characters ---------------------------------------------------
+#: One character position of a prefix: (ASCII characters, which non-ASCII ones).
+_Pos = tuple[frozenset[str], int]
+#: (positions, complete): ``complete`` when the item's whole match is these characters.
+_Seq = tuple[tuple[_Pos, ...], bool]
+_MAX_SEQS = 256
+
+
+def _concat(left: set[_Seq], right_of: Any, budget: int) -> set[_Seq]:
+    """Every complete sequence of ``left`` followed by what ``right_of(room)`` allows."""
+    out: set[_Seq] = set()
+    for seq, complete in left:
+        room = budget - len(seq)
+        if not complete or room <= 0:
+            out.add((seq, False))
+            continue
+        for tail, done in right_of(room):
+            out.add((seq + tail, done))
+        if len(out) > _MAX_SEQS:
+            raise _Unsupported("too many prefixes")
+    return out
+
+
+def _items_prefixes(items: list[tuple[Any, Any]], state: Any, flags: int, budget: int) -> set[_Seq]:
+    """Prefixes (at most ``budget`` characters) of every string that ``items`` match."""
+    acc: set[_Seq] = {((), True)}
+    for op, av in items:
+        acc = _concat(acc, lambda room, op=op, av=av: _item_prefixes(op, av, state, flags, room), budget)
+        if all(not c or len(s) >= budget for s, c in acc):
+            break
+    return acc
+
+
+def _item_prefixes(op: Any, av: Any, state: Any, flags: int, budget: int) -> set[_Seq]:
+    name = str(op)
+    if name in _CONSUMING_SINGLE:
+        return {((_op_chars(op, av, state, flags),), True)}
+    if name in ("AT", "ASSERT", "ASSERT_NOT"):
+        return {((), True)}  # zero width: only narrows
+    if name == "SUBPATTERN":
+        _group, add, delete, p = av
+        return _items_prefixes(list(p), state, (flags | add) & ~delete, budget)
+    if name == "ATOMIC_GROUP":
+        return _items_prefixes(list(av), state, flags, budget)
+    if name == "BRANCH":
+        out: set[_Seq] = set()
+        for alt in av[1]:
+            out |= _items_prefixes(list(alt), state, flags, budget)
+        return out
+    if name in _REPEATS:
+        lo, hi, p = av
+        once = _items_prefixes(list(p), state, flags, budget)
+        if any(c and not s for s, c in once):
+            lo = 0  # p may match the empty string: lo repetitions may all be empty
+        out = {((), True)} if lo == 0 else set()
+        cur: set[_Seq] = {((), True)}
+        count = 0
+        # each repetition that is not empty adds a character: ``budget`` of them fill a prefix
+        while count < min(hi, budget) and any(c and len(s) < budget for s, c in cur):
+            count += 1
+            cur = _concat(cur, lambda room: _items_prefixes(list(p), state, flags, room), budget)
+            if count >= lo:
+                out |= cur
+        if count < lo:  # every sequence reached the budget (or stopped) before lo repetitions
+            out |= {(s, False) for s, _c in cur}
+        return out
+    raise _Unsupported(name)
+
+
+def _prefix_filter(pattern: re.Pattern[str], budget: int = 3, selective: bool = False) -> str | None:
+    """A pattern (no flags) that matches, at every position where ``pattern`` can match,
+    the first characters of that match (up to ``budget``): a necessary condition.
+
+    ``None`` when the pattern cannot be analysed or is nullable, or, with ``selective``,
+    when the filter is estimated to reject few more positions than the first character.
+
+    >>> _prefix_filter(re.compile(r"(?i:son|sis)")) == "(?:[\\x53\\x73][^" + "".join(
+    ...     f"\\x{i:02x}" for i in range(128) if chr(i) not in "OoIi") + "])"
+    True
+    """
+    if not isinstance(pattern.pattern, str):
+        return None
+    try:
+        parser, _ = _modules()
+        parsed = parser.parse(pattern.pattern, pattern.flags)
+        seqs = _items_prefixes(list(parsed), parsed.state, parsed.state.flags, budget)
+    except (_Unsupported, re.error, AttributeError, TypeError, ValueError, ImportError, RecursionError):
+        return None
+    if any(not s for s, _c in seqs):
+        return None
+    if selective and _weight(seqs) > 0.25 * max(_weight({(s[:1], c) for s, c in seqs}), 1e-12):
+        return None  # not much narrower than the first character: the check costs more than it saves
+    return _render({s for s, _c in seqs})
+
+
+def _char_weight(c: str) -> float:
+    """A rough share of ``c`` among the characters of clinical text (to compare filters)."""
+    if c.islower():
+        return 0.025
+    if c.isspace():
+        return 0.05
+    return 0.005  # capitals, digits, punctuation
+
+
+_CHAR_WEIGHT = {c: _char_weight(c) for c in _ASCII}
+
+
+def _weight(seqs: set[_Seq]) -> float:
+    """Rough share of text positions where one of the sequences starts."""
+    total = 0.0
+    for seq, _c in seqs:
+        p = 1.0
+        for chars, non_ascii in seq:
+            p *= sum(_CHAR_WEIGHT[c] for c in chars) + (0.01 if non_ascii != _NONE else 0.0)
+        total += p
+    return total
+
+
+def _render(seqs: set[tuple[_Pos, ...]]) -> str:
+    """An alternation matching the sequences (a trie: each branch starts with one class)."""
+    groups: dict[str, set[tuple[_Pos, ...]]] = {}
+    for seq in seqs:
+        groups.setdefault(_pos_class(seq[0]), set()).add(seq[1:])
+    alts = []
+    for cls in sorted(groups):
+        rests = groups[cls]
+        alts.append(cls if any(not r for r in rests) else cls + _render(rests))
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+def _pos_class(pos: _Pos) -> str:
+    return _char_class(_First(pos[0], pos[1], False, False, False))
+
+
 def _char_class(first: _First) -> str:
     if first.non_ascii != _NONE:  # every non-ASCII character: the complement of the other ASCII ones
         # (a range up to U+10FFFF would make the regex compiler slow)
@@ -271,13 +409,15 @@ class Scanner:
             return
         word_only = first.non_ascii != _ANY and all(_is_word(c) for c in first.chars)
         cls = _char_class(first)
+        # the first few characters of a match, checked before the pattern itself runs
+        pre = _prefix_filter(pattern, selective=True) or cls
         look = f"(?={body}(?P<{_END}>))"
         try:
             if first.nonword_before or (first.boundary and word_only):
                 # the character before a match is never a word character: scan for those
-                self._wrapped, self.mode = re.compile(f"[^\\w](?={cls}){look}"), "word-start"
+                self._wrapped, self.mode = re.compile(f"[^\\w](?={pre}){look}"), "word-start"
             else:
-                self._wrapped, self.mode = re.compile(f"{cls}(?<={look}[\\s\\S])"), "first-char"
+                self._wrapped, self.mode = re.compile(f"{cls}(?<=(?={pre}){look}[\\s\\S])"), "first-char"
         except (re.error, RecursionError, OverflowError):
             self._wrapped, self.mode = None, "plain"
 
