@@ -74,6 +74,19 @@ class PhraseIndex:
                 return n
         return 0
 
+    def lengths(self, words: Sequence[str]) -> list[int]:
+        """:meth:`longest` at every position (one dictionary probe per word).
+
+        >>> PhraseIndex(["new york", "york"]).lengths(["in", "new", "york"])
+        [0, 2, 1]
+        """
+        by_first = self._by_first
+        out = [0] * len(words)
+        for i, w in enumerate(words):
+            if w in by_first:
+                out[i] = self.longest(words, i)
+        return out
+
 
 @lru_cache(maxsize=None)
 def _index(*names: str) -> PhraseIndex:
@@ -211,9 +224,10 @@ class DictionaryDetector(Detector):
     def _headed(self, doc: Document, view: TokenView, words: list[str], style: dict[int, str], heads: PhraseIndex, label: str) -> list[Span]:
         out = []
         n = len(words)
+        lens = heads.lengths(words)
         i = 0
         while i < n:
-            k = heads.longest(words, i)
+            k = lens[i]
             if not k or not self._cased(view, i, style):
                 i += 1
                 continue
@@ -223,7 +237,7 @@ class DictionaryDetector(Detector):
             while j > 0 and view.line[j - 1] == view.line[i] and i - j < 6:
                 w = words[j - 1]
                 if self._cased(view, j - 1, style) and w not in lexicon("titles") and not (
-                    view.tokens[j - 1].text.islower() and (w in lexicon("common_words") or heads.longest(words, j - 1))
+                    view.tokens[j - 1].text.islower() and (w in lexicon("common_words") or lens[j - 1])
                 ):
                     named += 1
                     j -= 1
@@ -252,11 +266,12 @@ class DictionaryDetector(Detector):
         sets = [("COUNTRY", _index("countries"), 0.85), ("STATE", _index("us_states"), 0.8), ("CITY", _index("cities"), 0.7)]
         if self.lang == "es":
             sets.insert(0, ("CITY", _index("es_places"), 0.75))
+        found = [(label, idx.lengths(words), score) for label, idx, score in sets]
         i = 0
         while i < len(words):
             best = (0, "", 0.0)
-            for label, idx, score in sets:
-                k = idx.longest(words, i)
+            for label, lens, score in found:
+                k = lens[i]
                 if k > best[0]:
                     best = (k, label, score)
             k, label, score = best
@@ -280,10 +295,10 @@ class DictionaryDetector(Detector):
 
     def _professions(self, view: TokenView, words: list[str]) -> list[Span]:
         out = []
-        idx = _index("professions")
+        lens = _index("professions").lengths(words)
         i = 0
         while i < len(words):
-            k = idx.longest(words, i)
+            k = lens[i]
             if k and any(w in _PROFESSION_CUES for w in words[max(0, i - 4) : i]) and not (i > 0 and words[i - 1] in ("the", "your", "his", "her")):
                 out.append(self._span(view, i, i + k, "PROFESSION", 0.6, "professions"))
                 i += k
