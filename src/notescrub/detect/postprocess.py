@@ -363,12 +363,17 @@ def _bridge_ok(view: TokenView, lo: int, hi: int, line: int) -> bool:
     return True
 
 
+def _lower_tokens(doc: Document, view: TokenView) -> list[str]:
+    """The lower-cased token texts of ``view`` (the document's default view), computed once per document."""
+    return doc.cached("notescrub.post.lower_tokens", lambda d: [t.text.lower() for t in view.tokens])
+
+
 def _extend(rule: PostRule, doc: Document, view: TokenView, s: Span) -> Span:
     idx = view.tokens_in(s.start, s.end)
     if not len(idx) or (rule.require_capital and not _capitalised(doc.text[s.start : s.end])):
         return s
     i, j = idx[0], idx[-1] + 1
-    low = [t.text.lower() for t in view.tokens]
+    low = _lower_tokens(doc, view)
     n = len(low)
     line = view.line[i]
     new_start, new_end = s.start, s.end
