@@ -148,7 +148,7 @@ def chunk_table(view: TokenView) -> tuple[list[list[str]], list[int]]:
         if j == i:
             ids.append(0)
         else:
-            text = "".join(t.text for t in toks[i : j + 1])
+            text = "".join([t.text for t in toks[i : j + 1]])
             got = rows.get(text)
             if got is None:
                 shape_feat, classes = _chunk_info(text)
