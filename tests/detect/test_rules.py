@@ -229,3 +229,19 @@ def test_structured_recall_on_en_dev(en_dev_dir: Path) -> None:
                 n += 1
                 hit += any(p.start == g["start"] and p.end == g["end"] and p.label == g["type"] for p in pred)
     assert hit / n >= 0.98
+
+
+def test_blocks_shared_between_detectors_are_the_same_ranges():
+    from notescrub.detect.rules import RulesDetector, load_rules
+
+    text = "Parkinson's disease and Crohn's disease, seen by Dr. Parkinson. " * 2
+    a = RulesDetector(load_rules(["en_blocks.toml"]), name="a", propagate=False)
+    b = RulesDetector(load_rules(["en_blocks.toml"]), name="b", propagate=False)
+    expected = sorted((s, e) for r in a._blocks for s, e, _ in r.matches(text))
+    assert expected and a.blocks(text) == expected
+    got = b.blocks(text)  # served from the shared memo
+    assert got == expected
+    got.append((0, 1))  # callers may change their copy
+    assert a.blocks(text) == expected
+    other = text.replace("Crohn", "Smith")
+    assert a.blocks(other) == sorted((s, e) for r in a._blocks for s, e, _ in r.matches(other))

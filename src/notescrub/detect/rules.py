@@ -460,6 +460,10 @@ def _id_key(s: str) -> str:
     return _ID_CHARS.sub("", s).upper()
 
 
+#: block-rule signature -> (the text seen last, its block ranges); see RulesDetector.blocks
+_LAST_BLOCKS: dict[tuple[Any, ...], tuple[str, tuple[tuple[int, int], ...]]] = {}
+
+
 class RulesDetector(Detector):
     """Apply a :class:`RuleSet` to a document; returns non-overlapping spans.
 
@@ -496,7 +500,19 @@ class RulesDetector(Detector):
 
     def blocks(self, text: str) -> list[tuple[int, int]]:
         """Character ranges matched by the negative-cue (block) rules."""
-        return sorted((a, b) for r in self._blocks for a, b, _ in r.matches(text))
+        if not self._blocks:
+            return []
+        # detectors with the same block rules (rules and dictionary feeders) share the
+        # ranges of the text seen last: a block's matches depend on its regex and group only
+        key = tuple((r.regex.pattern, r.regex.flags, r.group) for r in self._blocks)
+        hit = _LAST_BLOCKS.get(key)
+        if hit is not None and hit[0] is text:
+            return list(hit[1])
+        found = sorted((a, b) for r in self._blocks for a, b, _ in r.matches(text))
+        if len(_LAST_BLOCKS) > 8:
+            _LAST_BLOCKS.clear()
+        _LAST_BLOCKS[key] = (text, tuple(found))
+        return found
 
     def candidates(self, doc: Document) -> list[Span]:
         """Every accepted rule match (overlapping), blocks applied."""
