@@ -6,7 +6,10 @@ Training data (all fictional, see MODEL card in docs/en-default.md):
 * the same notes re-populated with surrogates (Stat De-id §5 styles ``random`` and ``oov``),
   so the CRF learns context and shape rather than the names it saw;
 * synthetic notes from ``notescrub.synth.generate_corpus`` (``--synth-patients`` patients,
-  1-4 notes each).
+  1-4 notes each);
+* case variants (``notescrub.synth.recase``): a lower-case copy of every ``random``
+  re-populated note and an ALL-CAPS copy of a quarter of the ``oov`` ones, so names are
+  found without their capital letters (nursing shorthand, upper-case headers).
 
 Model: rules + dictionary detectors feed a stacked CRF (BIO over i2b2-2014 subtypes,
 whole record as the sequence, L-BFGS with L1+L2), followed by the two-pass patient
@@ -36,6 +39,7 @@ from notescrub.io import read_corpus
 from notescrub.recipes.loader import ComponentSpec, HybridModel
 from notescrub.replace.repopulate import repopulate_corpus
 from notescrub.synth import generate_corpus
+from notescrub.synth.recase import recased_corpus
 
 EN_DEV = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "en-dev" / "en-dev.jsonl"
 
@@ -54,28 +58,33 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               # the model's own rules (post.toml, shipped in the model directory)
               "split-at-column-gap", "split-name-at-parenthesis", "grow-name-initial", "merge-name-particle",
               "merge-name-across-initial", "extend-facility-specialty", "drop-date-test-score",
-              "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism", "drop-header-keyword"]
+              "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism", "drop-header-keyword",
+              "drop-drug-name", "split-profession-at-clause"]
 #: the model's own post-processing rule file (copied into every build)
 POST_FILE = Path(__file__).resolve().parents[1] / "src" / "notescrub" / "models" / "en-default" / "post.toml"
 
 
 def training_corpus(holdout: set[str], synth_patients: int, seed: int) -> tuple[list, dict]:
     dev = [d for d in read_corpus(EN_DEV) if d.patient_id not in holdout]
-    rep = []
+    rep: dict[str, list] = {}
     for style, s in (("random", seed + 1), ("oov", seed + 2)):
-        rep += list(repopulate_corpus([d.copy() for d in dev], style=style, seed=s))
+        rep[style] = list(repopulate_corpus([d.copy() for d in dev], style=style, seed=s))
+    cased = list(recased_corpus(rep["random"], "lower", share=1.0, seed=seed + 3))
+    cased += recased_corpus(rep["oov"], "upper", share=0.25, seed=seed + 4)
     syn = list(generate_corpus(synth_patients, (1, 4), seed=seed))
     data = {
         "en_dev_notes": len(dev),
         "en_dev_patients": sorted({d.patient_id for d in dev}),
-        "repopulated_notes": len(rep),
+        "repopulated_notes": sum(len(v) for v in rep.values()),
         "repopulation_styles": ["random", "oov"],
+        "recased_notes": {"lower (all random)": sum(d.metadata.get("recased") == "lower" for d in cased),
+                          "upper (25% of oov)": sum(d.metadata.get("recased") == "upper" for d in cased)},
         "synthetic_notes": len(syn),
         "synthetic_patients": synth_patients,
         "seed": seed,
         "heldout_patients": sorted(holdout),
     }
-    return dev + rep + syn, data
+    return dev + rep["random"] + rep["oov"] + cased + syn, data
 
 
 def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float) -> Path:

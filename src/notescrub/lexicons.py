@@ -57,6 +57,7 @@ _FILES: dict[str, tuple[str, ...]] = {
     "common_words": ("common_words_extra",),  # + wordfreq top-N minus proper_nouns
     "medical_terms": ("medical_terms",),
     "eponyms": ("eponyms",),
+    "drug_names": ("drug_names",),  # one-word drug names, minus name and place entries
     "proper_nouns": ("proper_nouns", "name_dominant"),
     "es_first_names": ("es_first_names",),
     "es_last_names": ("es_last_names",),

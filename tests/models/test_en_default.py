@@ -67,3 +67,45 @@ def test_header_keywords_are_not_names():
     found = {(doc.span_text(s), s.phi) for s in doc.layer("phi")}
     assert ("99887766", "ACCOUNT") in found
     assert not any(t.lower().startswith(("acct", "unit")) for t, _ in found)
+
+
+def _model_rules(*names):
+    from notescrub.detect.postprocess import PostProcessor
+
+    return PostProcessor(["default.toml", Path(model_dir("en-default")) / "post.toml"], only=names)
+
+
+def _kept(pp, text, surface, label):
+    from notescrub.types import Span
+
+    start = text.index(surface)
+    doc = Document("d", text)
+    return [doc.span_text(s) for s in pp.apply(doc, [Span(start, start + len(surface), label, 0.9, "crf")])]
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("Started Eliquis 5 mg daily.", "Eliquis", "PATIENT", False),
+    ("On brilinta and aspirin.", "brilinta", "CITY", False),
+    ("Lasix, Coumadin, aspirin held.", "Lasix", "DOCTOR", False),
+    ("Seen by Mr. Lasix today.", "Lasix", "PATIENT", True),           # a title: a person
+    ("Contact Keppra, Anna at home.", "Keppra", "PATIENT", True),    # 'surname, first name'
+    ("Lives in Florence with her son.", "Florence", "CITY", True),    # also a place: not a drug word
+    ("Call Allegra Moss back.", "Allegra Moss", "PATIENT", True),
+    ("Started Eliquis 5 mg daily.", "Eliquis", "DATE", True),        # only name-like types
+])
+def test_drug_names_are_not_people_or_places(text, surface, label, kept):
+    assert bool(_kept(_model_rules("drop-drug-name"), text, surface, label)) is kept
+
+
+def test_date_range_is_not_a_slash_chain():
+    pp = _model_rules("drop-date-in-slash-chain")
+    assert _kept(pp, "Admitted 8/18-8/23/2084 for CHF.", "8/18", "DATE") == ["8/18"]
+    assert _kept(pp, "Chem7: 140/4.0/107/25.7 today", "140/4.0", "DATE") == []
+
+
+def test_profession_ends_at_a_clause():
+    pp = _model_rules("split-profession-at-clause")
+    text = "She is a retired teacher, lives with her husband."
+    assert _kept(pp, text, "retired teacher, lives with her husband", "PROFESSION") == ["retired teacher"]
+    assert _kept(pp, "Works as a nurse and midwife.", "nurse and midwife", "PROFESSION") == ["nurse", "midwife"]
+    assert _kept(pp, "Works as a welder.", "welder", "PROFESSION") == ["welder"]
