@@ -42,3 +42,21 @@ def test_rewrite_is_atomic_and_idempotent(tmp_path: Path) -> None:
 def test_render_lists_every_section() -> None:
     html = render_html({"corpus": "x"}, [_sec(), Section("systems", "Systems table")])
     assert html.count("<h2") == 2
+
+
+def test_markdown_report_has_tables_comparisons_and_settings(tmp_path: Path) -> None:
+    out = write_report(tmp_path, {"corpus": "toy", "command": "notescrub experiments --quick",
+                                  "settings": {"crf_iterations": 5, "folds": 2}}, [_sec()])
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert md.startswith("Command: `notescrub experiments --quick`")
+    assert "Settings: CRF iterations 5, folds 2." in md
+    assert "#### Carafe <study>" in md and "| -1.0000 | 0.9123 |" in md and "| 0.0000 |  |" in md
+    assert "| claim | paper | ours | differs |" in md and "| claim2 | paper | ours | - |" in md
+
+
+def test_markdown_matches_the_json(tmp_path: Path) -> None:
+    from notescrub.experiments.report import render_markdown
+
+    out = write_report(tmp_path, {"corpus": "toy"}, [_sec()])
+    res = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert render_markdown(res) == (out / "report.md").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Writing an experiments report: ``results.json``, one CSV per table, ``index.html``.
+"""Writing an experiments report: ``results.json``, one CSV per table, ``index.html``, ``report.md``.
 
 The HTML page is self-contained (inline CSS, plots as base64 PNG from
 :mod:`notescrub.evaluate.plots`, no scripts or external URLs) and holds one section
@@ -12,7 +12,7 @@ written atomically (:mod:`notescrub.io.atomic`); nothing contains note text.
 >>> sec.compare("Carafe beats LingPipe", "0.97 vs 0.93", "0.90 vs 0.80", True)
 >>> out = write_report(pathlib.Path(tempfile.mkdtemp()), {"corpus": "toy"}, [sec])
 >>> sorted(p.name for p in out.iterdir())
-['index.html', 'results.json', 'systems-t.csv']
+['index.html', 'report.md', 'results.json', 'systems-t.csv']
 >>> "<script" in (out / "index.html").read_text(encoding="utf-8")
 False
 """
@@ -30,7 +30,7 @@ from notescrub.evaluate.report import write_json
 from notescrub.experiments.common import Section
 from notescrub.io.atomic import atomic_file
 
-__all__ = ["write_report", "render_html"]
+__all__ = ["write_report", "render_html", "render_markdown"]
 
 _CSS = """
 body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; margin: 2em; color: #222; max-width: 1200px; }
@@ -108,6 +108,91 @@ def render_html(meta: dict[str, Any], sections: Sequence[Section]) -> str:
             f"<title>notescrub experiments</title><style>{_CSS}</style></head><body>{body}</body></html>\n")
 
 
+def _md_cell(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.4f}"
+    return "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(_md_cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(_md_cell(v) for v in r) + " |" for r in rows]
+    return lines
+
+
+_SETTING_WORDS = (("crf_iterations", "CRF iterations"), ("manchester_iterations", "Manchester CRF iterations"),
+                  ("lc_folds", "label-consistency folds"), ("biases", "biases"))
+
+
+def _settings_phrases(st: dict[str, Any]) -> list[str]:
+    """The run settings in words; keys this renderer does not know are listed as ``key value``."""
+    words = [f"{w} {st[k]}" for k, w in _SETTING_WORDS if k in st]
+    if "curve_fractions" in st:
+        words.append(f"curve fractions {st['curve_fractions']} x {st.get('curve_repeats')} repeat(s)")
+    words += [f"{w} {st[k]}" for k, w in (("max_train_docs", "max training notes"),
+                                           ("max_test_docs", "max test notes"), ("bootstrap", "bootstrap")) if k in st]
+    known = {k for k, _ in _SETTING_WORDS} | {"curve_fractions", "curve_repeats", "max_train_docs", "max_test_docs",
+                                              "bootstrap", "name", "curve_bias", "curve_folds", "systems",
+                                              "product_models", "corpora_styles", "corpora_systems", "ablation_groups",
+                                              "seed", "jobs", "sections", "extra"}
+    return words + [f"{k} {v}" for k, v in st.items() if k not in known]
+
+
+def render_markdown(results: dict[str, Any]) -> str:
+    """The report as Markdown (GitHub tables), from the ``results.json`` structure.
+
+    Tables, paper comparisons and notes of every section; plots stay in ``index.html``.
+
+    >>> print(render_markdown({"command": "notescrub experiments --quick", "sections": [
+    ...     {"title": "Systems table", "tables": [{"columns": ["system", "F"], "rows": [["Carafe", 0.9]]}],
+    ...      "comparisons": [{"claim": "c", "paper": "p", "ours": "o", "agrees": True}], "notes": ["n"]}]}))
+    Command: `notescrub experiments --quick`
+    <BLANKLINE>
+    #### Systems table
+    <BLANKLINE>
+    | system | F |
+    |---|---|
+    | Carafe | 0.9000 |
+    <BLANKLINE>
+    | claim | paper | ours | conclusion |
+    |---|---|---|---|
+    | c | p | o | agrees |
+    <BLANKLINE>
+    Note: n
+    <BLANKLINE>
+    """
+    out = [f"Command: `{results.get('command', '')}`", ""]
+    ds, st = results.get("dataset"), results.get("settings")
+    if ds:
+        splits = ds.get("splits", [])
+        out.append(f"Data: {ds.get('split', '')}; {len(splits)} split(s), training notes per split "
+                   f"{[s['train_docs'] for s in splits]}, test notes in total {sum(s['test_docs'] for s in splits)} "
+                   f"(gold spans {sum(s['test_gold_spans'] for s in splits)}).")
+    if st:
+        out.append("Settings: " + ", ".join(_settings_phrases(st)) + ".")
+    if "wall_seconds" in results:
+        per = ", ".join(f"{k} {v:.0f} s" for k, v in results.get("section_seconds", {}).items())
+        out.append(f"Wall time: {results['wall_seconds']} s in total; per section: {per}")
+    if ds or st or "wall_seconds" in results:
+        out.append("")
+    for sec in results.get("sections", []):
+        out += [f"#### {sec['title']}", ""]
+        for t in sec.get("tables", []):
+            out += _md_table(t["columns"], t["rows"]) + [""]
+        comps = sec.get("comparisons") or []
+        if comps:
+            words = {True: "agrees", False: "differs", None: "-"}
+            out += _md_table(["claim", "paper", "ours", "conclusion"],
+                             [[c["claim"], c["paper"], c["ours"], words[c["agrees"]]] for c in comps]) + [""]
+        for n in sec.get("notes") or []:
+            out.append(f"Note: {n}")
+        if sec.get("notes"):
+            out.append("")
+    return "\n".join(out)
+
+
 def _write_csv(path: Path, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     with atomic_file(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
@@ -122,7 +207,10 @@ def write_report(out_dir: str | Path, meta: dict[str, Any], sections: Sequence[S
     for sec in sections:
         for t in sec.tables:
             _write_csv(out / f"{sec.key}-{t['name']}.csv", t["columns"], t["rows"])
-    write_json({**meta, "sections": [s.to_json() for s in sections]}, out / "results.json")
+    results = {**meta, "sections": [s.to_json() for s in sections]}
+    write_json(results, out / "results.json")
+    with atomic_file(out / "report.md") as tmp:
+        tmp.write_text(render_markdown(results), encoding="utf-8")
     with atomic_file(out / "index.html") as tmp:
         tmp.write_text(render_html(meta, sections), encoding="utf-8")
     return out
