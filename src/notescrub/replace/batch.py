@@ -65,7 +65,10 @@ def _detected(docs: Iterable[Document], pipeline: Any, skip_bad: bool, out: Batc
     groups: dict[str, list[Document]] = defaultdict(list)
     for doc in docs:
         groups[doc.patient_id if doc.patient_id is not None else "\0" + doc.id].append(doc)
-    for group in groups.values():
+    # pop each group once processed: the input documents and their derived views (tokens,
+    # features) are freed as the batch goes on instead of living until its end
+    for key in list(groups):
+        group = groups.pop(key)
         try:
             yield from pipeline.run_group(group)
         except Exception as exc:  # noqa: BLE001
