@@ -54,3 +54,24 @@ def test_repopulate_round_trip(tmp_path, style):
     assert [d.id for d in before] == [d.id for d in after]
     assert [len(d.layer("gold")) for d in before] == [len(d.layer("gold")) for d in after]
     assert any(a.text != b.text for a, b in zip(before, after))
+
+
+def test_recase_round_trip(tmp_path):
+    src, out = tmp_path / "s.jsonl", tmp_path / "upper.jsonl"
+    assert main(["-q", "synth", "generate", "-n", "6", "--seed", "1", "-o", str(src)]) == 0
+    assert main(["-q", "synth", "recase", str(src), "-o", str(out), "--case", "upper", "--share", "0.5"]) == 0
+    before = {d.id: d for d in read_corpus(src)}
+    after = list(read_corpus(out))
+    assert len(after) == 3
+    for d in after:
+        orig = before[d.id.removesuffix("~upper")]
+        assert d.text == d.text.upper() and len(d.text) == len(orig.text)
+        assert [(s.start, s.end, s.label) for s in d.layer("gold")] == \
+               [(s.start, s.end, s.label) for s in orig.layer("gold")]
+
+
+def test_recase_bad_share_writes_nothing(tmp_path):
+    src, out = tmp_path / "s.jsonl", tmp_path / "x.jsonl"
+    assert main(["-q", "synth", "generate", "-n", "2", "-o", str(src)]) == 0
+    assert main(["-q", "synth", "recase", str(src), "-o", str(out), "--case", "lower", "--share", "2"]) == 2
+    assert not out.exists()

@@ -1,4 +1,4 @@
-"""``notescrub synth``: generate synthetic annotated English notes, or re-populate a corpus's PHI."""
+"""``notescrub synth``: generate synthetic annotated English notes, re-populate or recase a corpus."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ generate    write N synthetic clinical notes (about 20 note types) with exact go
             numbers and dates recur across their notes. Deterministic for a seed.
 repopulate  replace every gold PHI mention of a corpus with new surrogates
             (random, ambiguous or out-of-vocabulary), keeping the offsets consistent.
+recase      write lower-case or ALL-CAPS copies of (a share of) a corpus's notes with
+            their annotations, for training taggers that must not rely on case.
 
 The output format follows the output name (.jsonl, .parquet, .csv, a directory for
 brat / i2b2 XML with --to). Outputs are written atomically.
@@ -25,6 +27,7 @@ examples:
   notescrub synth generate -n 50 --per-patient 2-4 --types ed,icu_nursing,portal -o small.jsonl
   notescrub synth generate --list-types
   notescrub synth repopulate ../shared/corpora/en-dev/en-dev.jsonl -o endev-oov.jsonl --style oov --seed 3
+  notescrub synth recase endev-oov.jsonl -o endev-oov-upper.jsonl --case upper --share 0.25
 """
 
 log = logging.getLogger("notescrub.synth")
@@ -56,12 +59,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--to", dest="out_format", default=None, metavar="F", help="output format (default: from the output name)")
     r.add_argument("--force", action="store_true", help="replace an existing non-empty output directory")
     r.set_defaults(_synth=_repopulate)
+    c = sub.add_parser("recase", help="lower-case or ALL-CAPS copies of annotated notes",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Write notes in one case with their annotations (offsets unchanged); "
+                                   "ids get '~lower' or '~upper'.")
+    c.add_argument("corpus", metavar="CORPUS", help="annotated corpus (file or directory)")
+    c.add_argument("-o", "--output", required=True, metavar="OUT", help="output file or directory")
+    c.add_argument("--case", choices=("lower", "upper"), required=True, help="the case to write")
+    c.add_argument("--share", type=float, default=1.0, help="share of the notes to copy, 0-1 (default: 1)")
+    c.add_argument("--seed", type=int, default=0, help="random seed for the share (default: 0)")
+    c.add_argument("--format", default=None, metavar="F", help="input format (default: detected)")
+    c.add_argument("--to", dest="out_format", default=None, metavar="F", help="output format (default: from the output name)")
+    c.add_argument("--force", action="store_true", help="replace an existing non-empty output directory")
+    c.set_defaults(_synth=_recase)
 
 
 def run(args: argparse.Namespace) -> int:
     fn = getattr(args, "_synth", None)
     if fn is None:
-        raise ConfigError("missing sub-command: use 'notescrub synth generate' or 'notescrub synth repopulate' (see --help)")
+        raise ConfigError("missing sub-command: use 'notescrub synth generate', 'repopulate' or 'recase' (see --help)")
     return fn(args)
 
 
@@ -122,6 +138,16 @@ def _repopulate(args: argparse.Namespace) -> int:
     written = _write(track(out, "re-populating", quiet=quiet, total=count_documents(args.corpus, args.format)), args.output,
                      args.out_format, args.force, layer=args.layer)
     log.info("wrote %d re-populated documents to %s", written, args.output)
+    return 0
+
+
+def _recase(args: argparse.Namespace) -> int:
+    from notescrub.io import read_corpus
+    from notescrub.synth.recase import recased_corpus
+
+    out = recased_corpus(read_corpus(args.corpus, args.format), args.case, share=args.share, seed=args.seed)
+    written = _write(out, args.output, args.out_format, args.force)
+    log.info("wrote %d %s-case documents to %s", written, args.case, args.output)
     return 0
 
 
