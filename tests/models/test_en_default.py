@@ -109,3 +109,9 @@ def test_profession_ends_at_a_clause():
     assert _kept(pp, text, "retired teacher, lives with her husband", "PROFESSION") == ["retired teacher"]
     assert _kept(pp, "Works as a nurse and midwife.", "nurse and midwife", "PROFESSION") == ["nurse", "midwife"]
     assert _kept(pp, "Works as a welder.", "welder", "PROFESSION") == ["welder"]
+
+
+@pytest.mark.parametrize("surface, kept", [("E. coli", False), ("S aureus", False), ("E. Cole", True)])
+def test_organism_binomial_is_not_a_name(surface, kept):
+    text = f"Urine culture grew {surface} today."
+    assert bool(_kept(_model_rules("drop-organism-binomial"), text, surface, "DOCTOR")) is kept
