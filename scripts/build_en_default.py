@@ -64,13 +64,15 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
 POST_FILE = Path(__file__).resolve().parents[1] / "src" / "notescrub" / "models" / "en-default" / "post.toml"
 
 
-def training_corpus(holdout: set[str], synth_patients: int, seed: int) -> tuple[list, dict]:
+def training_corpus(holdout: set[str], synth_patients: int, seed: int, recase: bool = True) -> tuple[list, dict]:
     dev = [d for d in read_corpus(EN_DEV) if d.patient_id not in holdout]
     rep: dict[str, list] = {}
     for style, s in (("random", seed + 1), ("oov", seed + 2)):
         rep[style] = list(repopulate_corpus([d.copy() for d in dev], style=style, seed=s))
-    cased = list(recased_corpus(rep["random"], "lower", share=1.0, seed=seed + 3))
-    cased += recased_corpus(rep["oov"], "upper", share=0.25, seed=seed + 4)
+    cased = []
+    if recase:
+        cased = list(recased_corpus(rep["random"], "lower", share=1.0, seed=seed + 3))
+        cased += recased_corpus(rep["oov"], "upper", share=0.25, seed=seed + 4)
     syn = list(generate_corpus(synth_patients, (1, 4), seed=seed))
     data = {
         "en_dev_notes": len(dev),
@@ -87,8 +89,9 @@ def training_corpus(holdout: set[str], synth_patients: int, seed: int) -> tuple[
     return dev + rep["random"] + rep["oov"] + cased + syn, data
 
 
-def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float) -> Path:
-    docs, data = training_corpus(holdout, synth_patients, seed)
+def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float,
+          recase: bool = True) -> Path:
+    docs, data = training_corpus(holdout, synth_patients, seed, recase)
     logging.info("training on %d documents", len(docs))
     crf = CRFTagger(Featurizer(), scheme="BIO", sequence="record", c1=c1, c2=c2, max_iterations=iterations)
     t0 = time.time()
@@ -131,10 +134,12 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--c1", type=float, default=0.05)
     ap.add_argument("--c2", type=float, default=0.05)
+    ap.add_argument("--no-recase", action="store_true", help="leave out the lower/upper-case copies (ablation)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     holdout = {p for p in args.holdout.split(",") if p}
-    path = build(args.out, holdout, args.synth_patients, args.seed, args.iterations, args.c1, args.c2)
+    path = build(args.out, holdout, args.synth_patients, args.seed, args.iterations, args.c1, args.c2,
+                 recase=not args.no_recase)
     print(json.dumps({"model": str(path)}))
 
 
