@@ -12,7 +12,7 @@ HELP = "reproduce the seed papers' experiments (systems table, ablations, curves
 DESCRIPTION = """\
 Train every seed system (Stat De-id, CRFD, H+D, Carafe, LingPipe, WI-deId,
 Manchester, Aramaki) and the product model on the same data and write one report
-(REPORT_DIR/index.html, results.json, one CSV per table) with six sections:
+(REPORT_DIR/index.html, report.md, results.json, one CSV per table) with six sections:
 
   systems     binary token / strict / token P/R/F, per type, z-test against
               Stat De-id, training and annotation wall times
