@@ -47,7 +47,7 @@ EN_DEV = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "en
 PRESETS = {
     "precision": 0.0,
     "balanced": -1.0,
-    "high-recall": -2.0,
+    "high-recall": -2.1,
     "max-recall": -3.0,
 }
 DEFAULT_PRESET = "high-recall"
