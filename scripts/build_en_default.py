@@ -59,7 +59,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "split-at-column-gap", "split-name-at-parenthesis", "grow-name-initial", "merge-name-particle",
               "merge-name-across-initial", "extend-facility-specialty", "drop-date-test-score",
               "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism", "drop-header-keyword",
-              "drop-drug-name", "split-profession-at-clause", "drop-organism-binomial"]
+              "drop-drug-name", "split-profession-at-clause", "drop-organism-binomial",
+              "grow-name-after-title"]
 #: the model's own post-processing rule file (copied into every build)
 POST_FILE = Path(__file__).resolve().parents[1] / "src" / "notescrub" / "models" / "en-default" / "post.toml"
 

@@ -115,3 +115,13 @@ def test_profession_ends_at_a_clause():
 def test_organism_binomial_is_not_a_name(surface, kept):
     text = f"Urine culture grew {surface} today."
     assert bool(_kept(_model_rules("drop-organism-binomial"), text, surface, "DOCTOR")) is kept
+
+
+@pytest.mark.parametrize("text, surface, grown", [
+    ("Patient Will Hope, 61, was seen.", "Hope", "Will Hope"),
+    ("Seen by Dr. Faith Brown today.", "Brown", "Faith Brown"),
+    ("Seen by Dr. Brown today.", "Brown", "Brown"),              # nothing between title and name
+    ("The Will Hope trust.", "Hope", "Hope"),                     # no title
+])
+def test_capitalised_word_between_title_and_name_joins_it(text, surface, grown):
+    assert _kept(_model_rules("grow-name-after-title"), text, surface, "PATIENT") == [grown]
