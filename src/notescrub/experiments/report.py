@@ -30,7 +30,7 @@ from notescrub.evaluate.report import write_json
 from notescrub.experiments.common import Section
 from notescrub.io.atomic import atomic_file
 
-__all__ = ["write_report", "render_html", "render_markdown"]
+__all__ = ["render_html", "render_markdown", "write_report"]
 
 _CSS = """
 body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; margin: 2em; color: #222; max-width: 1200px; }
