@@ -170,6 +170,7 @@ def proper_nouns(dict_path: Path, top_n: int) -> set[str]:
     return out
 
 
+DRUG_SOURCE = "drug-named-entity-recognition 2.0.9 (MIT; DrugBank open data CC0, Wikipedia CC BY-SA 3.0, MeSH)"
 _DRUG_WORD_RE = re.compile(r"^[a-z][a-z-]{2,}[a-z]$")
 
 
@@ -180,18 +181,16 @@ def drug_names() -> set[str]:
     import pickle
     from importlib.resources import files
 
+    from notescrub.lexicons import lexicon
+
     src = files("drug_named_entity_recognition") / "drug_ner_dictionary.pkl.bz2"
     with bz2.open(src.open("rb")) as f:
         data = pickle.load(f)  # the package's own bundled file (trusted build-time input)
     variants = set(data["drug_variant_to_canonical"]) | set(data["drug_canonical_to_data"])
     blocked: set[str] = set()
-    for stem in ("first_names", "first_names_extra", "last_names", "last_names_extra", "cities",
-                 "countries", "countries_extra", "us_states", "nationalities", "es_first_names",
-                 "es_last_names", "es_places", "es_places_geonames", "proper_nouns", "name_dominant"):
-        path = OUT / f"{stem}.txt"
-        if path.exists():
-            blocked |= {norm(x) for x in path.read_text(encoding="utf-8").splitlines()
-                        if x.strip() and not x.startswith("#")}
+    for name in ("first_names", "last_names", "cities", "countries", "us_states", "nationalities",
+                 "es_first_names", "es_last_names", "es_places", "proper_nouns"):
+        blocked |= lexicon(name)
     out = set()
     for v in variants:
         w = norm(v)
@@ -218,8 +217,7 @@ def main() -> None:
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     if args.drugs_only:
-        write("drug_names", drug_names(),
-              "drug-named-entity-recognition 2.0.9 (MIT; DrugBank open data CC0, Wikipedia CC BY-SA 3.0, MeSH)")
+        write("drug_names", drug_names(), DRUG_SOURCE)
         return
 
     first = faker_names(NAME_LOCALES, FIRST_ATTRS) | faker_names(ROMANISED_LOCALES, ROM_FIRST)
@@ -240,8 +238,7 @@ def main() -> None:
               "wordfreq top-N (CC BY-SA 4.0) x wamerican/SCOWL capitalisation")
     else:
         print(f"skipping proper_nouns: {args.dict} not found")
-    write("drug_names", drug_names(),
-          "drug-named-entity-recognition 2.0.9 (MIT; DrugBank open data CC0, Wikipedia CC BY-SA 3.0, MeSH)")
+    write("drug_names", drug_names(), DRUG_SOURCE)
 
 
 if __name__ == "__main__":

@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from typing import Literal
 
 from notescrub.errors import ConfigError
 from notescrub.types import Document
 
 __all__ = ["CASES", "recase_text", "recased", "recased_corpus"]
 
-Case = Literal["lower", "upper"]
 #: the case styles accepted by :func:`recased`
 CASES: tuple[str, ...] = ("lower", "upper")
+
+
+def _check_case(case: str) -> None:
+    if case not in CASES:
+        raise ConfigError(f"unknown case {case!r}; known: {', '.join(CASES)}")
 
 
 def recase_text(text: str, case: str) -> str:
@@ -36,8 +39,7 @@ def recase_text(text: str, case: str) -> str:
     >>> recase_text("Straße İzmir", "upper")
     'STRAßE İZMIR'
     """
-    if case not in CASES:
-        raise ConfigError(f"unknown case {case!r}; known: {', '.join(CASES)}")
+    _check_case(case)
     whole = text.lower() if case == "lower" else text.upper()
     if len(whole) == len(text):
         return whole
@@ -62,8 +64,7 @@ def recased_corpus(docs: Iterable[Document], case: str, share: float = 1.0, seed
     """
     if not 0.0 <= share <= 1.0:
         raise ConfigError(f"share must be between 0 and 1, got {share}")
-    if case not in CASES:
-        raise ConfigError(f"unknown case {case!r}; known: {', '.join(CASES)}")
+    _check_case(case)
     docs = list(docs)
     k = round(share * len(docs))
     chosen = set(random.Random(seed).sample(range(len(docs)), k))
