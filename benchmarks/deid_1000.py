@@ -92,4 +92,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from notescrub.errors import NotescrubError
+
+    try:
+        main()
+    except NotescrubError as exc:  # a bad --corpus: the reader's message names the file
+        sys.exit(f"deid_1000: {exc}")
