@@ -264,8 +264,17 @@ def test_group_scores_equal_flat_scores_with_pipes_and_known_bigrams(fitted, doc
     assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))
 
 
+@pytest.fixture(params=["numpy", "numba"])
+def kernel_mode(request, monkeypatch):
+    """Run a decoding test with the numpy recursions and with the compiled kernels."""
+    if request.param == "numba":
+        pytest.importorskip("numba")
+    monkeypatch.setenv("NOTESCRUB_KERNELS", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("n, L, scale", [(1, 3, 1.0), (2, 2, 1.0), (3, 5, 4.0), (57, 9, 30.0), (400, 6, 80.0)])
-def test_forward_backward_matches_log_space_reference(n, L, scale):
+def test_forward_backward_matches_log_space_reference(n, L, scale, kernel_mode):
     from scipy.special import logsumexp
 
     rng = np.random.default_rng(n * 31 + L)
@@ -298,7 +307,7 @@ def _textbook_viterbi(S, T):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_viterbi_matches_textbook_recursion_with_ties_and_o_runs(seed):
+def test_viterbi_matches_textbook_recursion_with_ties_and_o_runs(seed, kernel_mode):
     rng = np.random.default_rng(seed)
     n, L = 300, 7
     S = rng.integers(-3, 3, (n, L)).astype(float)  # integer scores: many exact ties

@@ -36,7 +36,10 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-__all__ = ["CRFWeights", "ForwardBackward", "forward_backward", "segment_probability", "sequence_score", "viterbi"]
+from notescrub.detect.crf_kernels import kernels
+
+__all__ = ["CRFWeights", "ForwardBackward", "forward_backward", "segment_probability", "sequence_score", "viterbi",
+           "viterbi_shortcut_reach"]
 
 
 @dataclass
@@ -211,6 +214,34 @@ class CRFWeights:
         return S
 
 
+def viterbi_shortcut_reach(S: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """``reach[s, a] + slack``: how far below the best label ``s`` a label ``a`` may lie and
+    still win some column of a Viterbi step.
+
+    ``reach[s, a] = max_y T[a, y] - T[s, y]`` is the largest gain of ``a`` over ``s``
+    through a transition; ``slack`` is a margin (growing with the scores' size and the
+    sequence length) so that a label judged hopeless is *strictly* worse after rounding.
+
+    >>> viterbi_shortcut_reach(np.zeros((1, 2)), np.array([[0.0, 1.0], [0.0, 0.0]])).round(3).tolist()
+    [[0.0, 0.0], [1.0, 0.0]]
+    """
+    reach, slack = _reach_and_slack(S, T)
+    return reach + slack
+
+
+#: (T, reach, max |T|) of the transition matrix seen last (a model's T never changes)
+_REACH: list[tuple[np.ndarray, np.ndarray, float]] = []
+
+
+def _reach_and_slack(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
+    hit = next((r for r in _REACH if r[0] is T), None)
+    if hit is None or not np.array_equal(hit[0], T):  # a new matrix, or one changed in place
+        hit = (T, (T[None, :, :] - T[:, None, :]).max(2), float(np.abs(T).max()))  # reach[s, a] = max_y T[a, y] - T[s, y]
+        _REACH[:] = [r for r in _REACH[-3:] if r[0] is not T] + [hit]
+    slack = 1e-9 * (1.0 + (float(np.abs(S).max()) + hit[2]) * len(S))
+    return hit[1], slack
+
+
 def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
     """Best path (label indices) and its unnormalised score.
 
@@ -230,9 +261,11 @@ def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
     n, L = S.shape
     if n == 0:
         return np.zeros(0, dtype=np.int64), 0.0
-    reach = (T[None, :, :] - T[:, None, :]).max(2)  # reach[s, a] = max_y T[a, y] - T[s, y]
-    # margin so that labels outside the kept set are *strictly* worse after rounding too
-    slack = 1e-9 * (1.0 + (float(np.abs(S).max()) + float(np.abs(T).max())) * n)
+    fast = kernels(n)
+    if fast is not None:
+        return fast.viterbi(S, T)
+    reach, slack = _reach_and_slack(S, T)
+    reach_s = reach + slack  # reach_s[best, best] == slack: best is always kept
     o = int(np.bincount(S.argmax(1), minlength=L).argmax())  # the usual label (O)
     g = S + T[o]  # delta[t] - const after a single-label step from o
     others = g - g[:, o : o + 1] + reach[o][None, :]
@@ -245,7 +278,6 @@ def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
     back = np.empty((n, L), dtype=np.int64)
     cols = np.arange(L)
     delta = S[0].copy()
-    reach_s = reach + slack  # reach_s[best, best] == slack: best is always kept
     rows, trows = list(S), list(T)  # row views made once, not per step
     TT = np.ascontiguousarray(T.T)
     count_nonzero = np.count_nonzero
@@ -313,6 +345,9 @@ def forward_backward(S: np.ndarray, T: np.ndarray) -> ForwardBackward:
     up to rounding, half the array operations per token.
     """
     n, L = S.shape
+    fast = kernels(n) if n else None
+    if fast is not None:
+        return fast.forward_backward(S, T)
     shift = S.max(1) if n else np.zeros(0)
     P = np.exp(S - shift[:, None])
     E = np.exp(T)
