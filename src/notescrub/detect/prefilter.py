@@ -40,7 +40,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 __all__ = ["Scanner", "first_ascii_chars", "first_char_class"]
@@ -397,12 +397,15 @@ class Scanner:
     ``mode`` is ``"word-start"``, ``"first-char"`` or ``"plain"`` (no prefilter applies).
     """
 
-    __slots__ = ("pattern", "mode", "_wrapped")
+    __slots__ = ("pattern", "mode", "_wrapped", "start_filter")
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
         self.mode = "plain"
         self._wrapped: re.Pattern[str] | None = None
+        #: in "word-start" mode, when no match starts with whitespace: a pattern that matches
+        #: (``.match``) the first three characters of every match (see :meth:`finditer_from`)
+        self.start_filter: re.Pattern[str] | None = None
         first = None if _END in pattern.groupindex else _analyse(pattern)
         body = _scoped(pattern)
         if first is None or body is None:
@@ -416,10 +419,12 @@ class Scanner:
             if first.nonword_before or (first.boundary and word_only):
                 # the character before a match is never a word character: scan for those
                 self._wrapped, self.mode = re.compile(f"[^\\w](?={pre}){look}"), "word-start"
+                if first.non_ascii != _ANY and not any(c.isspace() for c in first.chars):
+                    self.start_filter = re.compile(_prefix_filter(pattern) or cls)
             else:
                 self._wrapped, self.mode = re.compile(f"{cls}(?<=(?={pre}){look}[\\s\\S])"), "first-char"
         except (re.error, RecursionError, OverflowError):
-            self._wrapped, self.mode = None, "plain"
+            self._wrapped, self.mode, self.start_filter = None, "plain", None
 
     def _candidates(self, text: str, pos: int) -> Iterator[tuple[re.Match[str] | Any, int, int]]:
         """(match, start, end) of the pattern at every candidate start >= ``pos``, in order."""
@@ -449,6 +454,28 @@ class Scanner:
                 continue
             last = end
             yield m if isinstance(m, re.Match) and m.re is self.pattern else _Match(m, start, end)
+
+    def finditer_from(self, text: str, starts: Iterable[int]) -> Iterator[re.Match[str]]:
+        """Same matches as :meth:`finditer` given, in increasing order, every position where a
+        match can start (a superset: those of a :class:`~notescrub.detect.start_index.StartIndex`).
+
+        The pattern runs only there (``pattern.match(text, pos)`` sees the text before
+        ``pos``, so lookbehinds and ``\\b`` behave as in a scan); a candidate inside the
+        previous match is skipped, as ``finditer`` would.
+
+        >>> sc = Scanner(re.compile(r"(?<![\\w])(?i:dr)\\.?\\s+[A-Z][a-z]+"))
+        >>> [m.group() for m in sc.finditer_from("Dr Vega, dr. Ruiz", [0, 3, 9, 13])]
+        ['Dr Vega', 'dr. Ruiz']
+        """
+        match = self.pattern.match
+        last = 0
+        for p in starts:
+            if p < last:
+                continue
+            m = match(text, p)
+            if m is not None:
+                last = m.end()
+                yield m
 
     def search(self, text: str, pos: int = 0) -> Any:
         """Same as ``pattern.search(text, pos)`` (a match-like object, or ``None``)."""

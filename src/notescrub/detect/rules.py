@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from notescrub.detect.base import Detector
+from notescrub.detect.start_index import StartIndex
 from notescrub.errors import ConfigError, LabelError, ModelError
 from notescrub.types import Document, Span
 
@@ -143,11 +144,17 @@ class Rule:
             sc = self._scanners[which] = Scanner(getattr(self, which))
         return sc
 
-    def matches(self, text: str) -> Iterable[tuple[int, int, float]]:
-        """Yield ``(start, end, score)`` for every accepted match in ``text``."""
+    def matches(self, text: str, starts: Sequence[int] | None = None) -> Iterable[tuple[int, int, float]]:
+        """Yield ``(start, end, score)`` for every accepted match in ``text``.
+
+        ``starts``: every position where a match may start, in increasing order (from a
+        :class:`~notescrub.detect.start_index.StartIndex`); ``None`` scans the text.
+        """
         if self.neg_doc is not None and not self.block and self._scanner("neg_doc").search(text):
             return
-        for m in self._scanner("regex").finditer(text):
+        sc = self._scanner("regex")
+        # matching at each candidate beats scanning even with a few hundred candidates
+        for m in sc.finditer(text) if starts is None else sc.finditer_from(text, starts):
             start, end = m.span(self.group)
             if start < 0 or end <= start:
                 continue
@@ -514,13 +521,20 @@ class RulesDetector(Detector):
         _LAST_BLOCKS[key] = (text, tuple(found))
         return found
 
+    def _start_index(self) -> StartIndex:
+        idx = self.__dict__.get("_starts_index")
+        if idx is None:
+            idx = self.__dict__["_starts_index"] = StartIndex([r._scanner("regex") for r in self._positive])
+        return idx
+
     def candidates(self, doc: Document) -> list[Span]:
         """Every accepted rule match (overlapping), blocks applied."""
         text = doc.text
         blocks = self.blocks(text)
         out: list[Span] = []
-        for r in self._positive:
-            for a, b, sc in r.matches(text):
+        starts = self._start_index().starts(text)
+        for k, r in enumerate(self._positive):
+            for a, b, sc in r.matches(text, starts.get(k)):
                 if blocks and any(a < be and ba < b for ba, be in blocks):
                     continue
                 if r.label in _NAME_LABELS:
