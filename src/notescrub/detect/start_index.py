@@ -17,7 +17,7 @@ matches, in the same order, as scanning.
 >>> rules = [Scanner(re.compile(r"(?i:\\b(?:daughter|son))\\s+(?P<phi>[A-Z][a-z]+)")),
 ...          Scanner(re.compile(r"(?<![\\w])\\d{3}-\\d{4}(?![\\w-])"))]
 >>> idx = StartIndex(rules)
->>> idx.starts("Son Ali called 555-1234; sonogram")
+>>> idx.starts("Son Ali called 555-1234; sonogram")  # candidates: a superset of the matches
 {0: [0, 25], 1: [15]}
 """
 
