@@ -18,7 +18,7 @@ matches, in the same order, as scanning.
 ...          Scanner(re.compile(r"(?<![\\w])\\d{3}-\\d{4}(?![\\w-])"))]
 >>> idx = StartIndex(rules)
 >>> idx.starts("Son Ali called 555-1234; sonogram")  # candidates: a superset of the matches
-{0: [0, 25], 1: [15]}
+{0: [0, 25], 1: [15, 19]}
 """
 
 from __future__ import annotations
