@@ -27,6 +27,8 @@ __all__ = ["Span", "Document", "GOLD", "PHI"]
 #: Conventional layer names.
 GOLD = "gold"
 PHI = "phi"
+#: label -> canonical subtype (the label tables are packaged data: fixed for a process)
+_PHI_OF_LABEL: dict[str, str | None] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +85,13 @@ class Span:
     @property
     def phi(self) -> str | None:
         """Canonical i2b2-2014 subtype of :attr:`label`, or ``None`` when it has none."""
-        from notescrub.taxonomy import canonical
+        try:
+            return _PHI_OF_LABEL[self.label]
+        except KeyError:
+            from notescrub.taxonomy import canonical
 
-        return canonical(self.label)
+            got = _PHI_OF_LABEL[self.label] = canonical(self.label)
+            return got
 
     @property
     def category(self) -> str | None:

@@ -118,21 +118,49 @@ class CRFWeights:
     def group_scores(self, groups: Sequence[Any], n: int) -> np.ndarray:
         """``S[t, y]`` of the per-token feature groups of a :class:`FeatureParts` (``n`` tokens).
 
-        A table group's distinct rows are scored once and gathered; pair (bigram) features
-        are only built for the word pairs that can name a known attribute; other groups
-        are scored as flat lists.
+        The table and list groups go through one sparse product (a table group's distinct
+        rows are scored once and gathered); pair (bigram) features are only built for the
+        word pairs that can name a known attribute (:meth:`_add_pair_scores`). The groups'
+        scores are added in group order, each row summed in its attributes' order: the
+        same floats as scoring every group on its own.
         """
-        S = np.zeros((n, len(self.labels)))
+        index = self.attr_index
+        cols: list[int] = []
+        indptr = [0]
+        plan: list[tuple[Any, int, Any]] = []  # (group, first row, token -> row ids; None: one row per token)
         for g in groups:
             kind = getattr(g, "kind", "lists")
+            if kind == "pairs":
+                plan.append((g, -1, None))
+                continue
             if kind == "table":
                 if not g.table:
                     continue
-                S += self.state_scores(g.table)[np.asarray(g.ids, dtype=np.intp)]
-            elif kind == "pairs":
-                self._add_pair_scores(S, g)
+                rows, ids = g.table, np.asarray(g.ids, dtype=np.intp)
             else:
-                S += self.state_scores(g.lists())
+                rows, ids = g.lists(), None
+            plan.append((g, len(indptr) - 1, ids))
+            for feats in rows:
+                for a in feats:
+                    k = index.get(a)
+                    if k is not None:
+                        cols.append(k)
+                indptr.append(len(cols))
+        S = np.zeros((n, len(self.labels)))
+        R = None
+        if len(indptr) > 1:
+            x = sparse.csr_matrix((np.ones(len(cols)), np.asarray(cols, dtype=np.int64), np.asarray(indptr, dtype=np.int64)),
+                                  shape=(len(indptr) - 1, len(index)))
+            R = (x @ self.state).toarray()
+        for g, first, ids in plan:
+            if first < 0:
+                self._add_pair_scores(S, g)
+            elif R is None:  # no rows at all (no tokens)
+                continue
+            elif ids is None:
+                S += R[first : first + n]  # type: ignore[index]
+            else:
+                S += R[first + ids]  # type: ignore[index]
         return S
 
     def _pair_words(self, prefix: str) -> tuple[frozenset[str], frozenset[str]]:

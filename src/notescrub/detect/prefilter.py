@@ -41,11 +41,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 __all__ = ["Scanner", "first_ascii_chars", "first_char_class"]
 
 _END = "_ns_end"
+_GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
 _ASCII = [chr(i) for i in range(128)]
 _CONSUMING_SINGLE = ("LITERAL", "NOT_LITERAL", "IN", "ANY", "CATEGORY")
 _REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
@@ -173,12 +175,18 @@ def _first(items: list[tuple[Any, Any]], state: Any, flags: int) -> _First:
     return _First(chars, non_ascii, True, nonword, boundary)
 
 
+@lru_cache(maxsize=64)
+def _parsed(source: str, flags: int) -> Any:
+    """The parsed pattern (read only: analysed, never changed), shared by the analyses."""
+    parser, _ = _modules()
+    return parser.parse(source, flags)
+
+
 def _analyse(pattern: re.Pattern[str]) -> _First | None:
     if not isinstance(pattern.pattern, str):
         return None
     try:
-        parser, _ = _modules()
-        parsed = parser.parse(pattern.pattern, pattern.flags)
+        parsed = _parsed(pattern.pattern, pattern.flags)
         first = _first(list(parsed), parsed.state, parsed.state.flags)
     except (_Unsupported, re.error, AttributeError, TypeError, ValueError, ImportError, RecursionError):
         return None
@@ -268,8 +276,7 @@ def _prefix_filter(pattern: re.Pattern[str], budget: int = 3, selective: bool = 
     if not isinstance(pattern.pattern, str):
         return None
     try:
-        parser, _ = _modules()
-        parsed = parser.parse(pattern.pattern, pattern.flags)
+        parsed = _parsed(pattern.pattern, pattern.flags)
         seqs = _items_prefixes(list(parsed), parsed.state, parsed.state.flags, budget)
     except (_Unsupported, re.error, AttributeError, TypeError, ValueError, ImportError, RecursionError):
         return None
@@ -397,38 +404,55 @@ class Scanner:
     ``mode`` is ``"word-start"``, ``"first-char"`` or ``"plain"`` (no prefilter applies).
     """
 
-    __slots__ = ("pattern", "mode", "_wrapped", "start_filter")
+    __slots__ = ("pattern", "mode", "_wrapped", "_plan", "start_filter")
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
         self.mode = "plain"
         self._wrapped: re.Pattern[str] | None = None
+        self._plan: tuple[str, _First] | None = None  # (scoped body, first) until compiled
         #: in "word-start" mode, when no match starts with whitespace: a pattern that matches
         #: (``.match``) the first three characters of every match (see :meth:`finditer_from`)
         self.start_filter: re.Pattern[str] | None = None
         first = None if _END in pattern.groupindex else _analyse(pattern)
         body = _scoped(pattern)
-        if first is None or body is None:
-            return
+        if first is None or body is None or _GLOBAL_FLAGS.match(pattern.pattern):
+            return  # (a global inline flag cannot be scoped inside the wrapper)
         word_only = first.non_ascii != _ANY and all(_is_word(c) for c in first.chars)
-        cls = _char_class(first)
-        # the first few characters of a match, checked before the pattern itself runs
-        pre = _prefix_filter(pattern, selective=True) or cls
-        look = f"(?={body}(?P<{_END}>))"
-        try:
-            if first.nonword_before or (first.boundary and word_only):
-                # the character before a match is never a word character: scan for those
-                self._wrapped, self.mode = re.compile(f"[^\\w](?={pre}){look}"), "word-start"
-                if first.non_ascii != _ANY and not any(c.isspace() for c in first.chars):
-                    self.start_filter = re.compile(_prefix_filter(pattern) or cls)
-            else:
-                self._wrapped, self.mode = re.compile(f"{cls}(?<=(?={pre}){look}[\\s\\S])"), "first-char"
-        except (re.error, RecursionError, OverflowError):
-            self._wrapped, self.mode, self.start_filter = None, "plain", None
+        # a word-start pattern is wrapped on first use (a rule served by a StartIndex may never need it)
+        self._plan = (body, first)
+        if first.nonword_before or (first.boundary and word_only):
+            self.mode = "word-start"  # the character before a match is never a word character
+            if first.non_ascii != _ANY and not any(c.isspace() for c in first.chars):
+                try:
+                    self.start_filter = re.compile(_prefix_filter(pattern) or _char_class(first))
+                except (re.error, RecursionError, OverflowError):
+                    self.start_filter = None
+        else:
+            self.mode = "first-char"
+            self._wrapped_pattern()  # every scan needs it: compile now (mode "plain" if it cannot be)
+
+    def _wrapped_pattern(self) -> re.Pattern[str] | None:
+        """The rewritten pattern (see the module docstring); ``None``: scan plainly."""
+        if self._wrapped is None and self._plan is not None:
+            body, first = self._plan
+            self._plan = None
+            cls = _char_class(first)
+            # the first few characters of a match, checked before the pattern itself runs
+            pre = _prefix_filter(self.pattern, selective=True) or cls
+            look = f"(?={body}(?P<{_END}>))"
+            try:
+                if self.mode == "word-start":  # scan for the characters before a word
+                    self._wrapped = re.compile(f"[^\\w](?={pre}){look}")
+                else:
+                    self._wrapped = re.compile(f"{cls}(?<=(?={pre}){look}[\\s\\S])")
+            except (re.error, RecursionError, OverflowError):
+                self._wrapped, self.mode, self.start_filter = None, "plain", None
+        return self._wrapped
 
     def _candidates(self, text: str, pos: int) -> Iterator[tuple[re.Match[str] | Any, int, int]]:
         """(match, start, end) of the pattern at every candidate start >= ``pos``, in order."""
-        wrapped = self._wrapped
+        wrapped = self._wrapped_pattern()
         assert wrapped is not None
         if self.mode == "first-char":
             for m in wrapped.finditer(text, pos):
@@ -444,7 +468,7 @@ class Scanner:
 
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Any]:
         """Same matches as ``pattern.finditer(text, pos, endpos)``."""
-        if self._wrapped is None or (endpos is not None and endpos < len(text)):
+        if self._wrapped_pattern() is None or (endpos is not None and endpos < len(text)):
             # an endpos would cut the lookahead short differently: keep the exact semantics
             yield from self.pattern.finditer(text, pos, len(text) if endpos is None else endpos)
             return

@@ -550,6 +550,7 @@ class RulesDetector(Detector):
         extra: list[Span] = []
         rules = {r.name: r for r in self._positive}
         done: set[str] = set()
+        compact: str | None = None  # the text without separators, upper case (ASCII texts only)
         for s in found:
             rule = rules.get(s.meta.get("rule", ""))
             if rule is None or not rule.propagate:
@@ -558,6 +559,13 @@ class RulesDetector(Detector):
             if key in done or len(key) < 5 or sum(c.isdigit() for c in key) < 3:
                 continue
             done.add(key)
+            if compact is None:
+                compact = _id_key(text) if text.isascii() else ""
+            if compact and compact.count(key) < 2 and not _ID_CHARS.match(text, s.start) and not _ID_CHARS.match(text, s.end - 1):
+                # every match of the pattern below is an occurrence of the key in the compact
+                # text: with one occurrence, the only possible match is this span itself,
+                # whose copy (score x 0.95) never survives the resolution
+                continue
             pat = re.compile(
                 r"(?<![A-Za-z0-9])" + r"[\s\-./]?".join(re.escape(c) for c in key) + r"(?![A-Za-z0-9])", re.IGNORECASE
             )
