@@ -54,6 +54,8 @@ class CRFWeights:
     _vecs: np.ndarray | None = field(default=None, repr=False)
     _offsets: tuple[int, ...] = field(default=(), repr=False)
     _pairs: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
+    _rows: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
+    _row_vecs: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def from_tagger(cls, tagger: Any) -> CRFWeights:
@@ -118,50 +120,60 @@ class CRFWeights:
     def group_scores(self, groups: Sequence[Any], n: int) -> np.ndarray:
         """``S[t, y]`` of the per-token feature groups of a :class:`FeatureParts` (``n`` tokens).
 
-        The table and list groups go through one sparse product (a table group's distinct
-        rows are scored once and gathered); pair (bigram) features are only built for the
-        word pairs that can name a known attribute (:meth:`_add_pair_scores`). The groups'
-        scores are added in group order, each row summed in its attributes' order: the
-        same floats as scoring every group on its own.
+        A table or list group's feature lists (rows) are scored once per distinct row and
+        the scores kept across documents (most rows -- sentence, position, chunk and
+        feeder features -- recur from note to note); pair (bigram) features are only built
+        for the word pairs that can name a known attribute (:meth:`_add_pair_scores`).
+        The groups' scores are added in group order, each row summed in its attributes'
+        order: the same floats as scoring every group on its own.
         """
-        index = self.attr_index
-        cols: list[int] = []
-        indptr = [0]
-        plan: list[tuple[Any, int, Any]] = []  # (group, first row, token -> row ids; None: one row per token)
+        S = np.zeros((n, len(self.labels)))
+        plan: list[tuple[Any, Any]] = []  # (group, token -> cached row ids); None: pairs
+        keys: list[tuple[str, ...]] = []
         for g in groups:
             kind = getattr(g, "kind", "lists")
             if kind == "pairs":
-                plan.append((g, -1, None))
-                continue
-            if kind == "table":
-                if not g.table:
-                    continue
-                rows, ids = g.table, np.asarray(g.ids, dtype=np.intp)
+                plan.append((g, None))
+            elif kind == "table":
+                if g.table:
+                    plan.append((g, (len(keys), len(g.table))))
+                    keys.extend(tuple(r) for r in g.table)
             else:
-                rows, ids = g.lists(), None
-            plan.append((g, len(indptr) - 1, ids))
-            for feats in rows:
-                for a in feats:
-                    k = index.get(a)
-                    if k is not None:
-                        cols.append(k)
-                indptr.append(len(cols))
-        S = np.zeros((n, len(self.labels)))
-        R = None
-        if len(indptr) > 1:
-            x = sparse.csr_matrix((np.ones(len(cols)), np.asarray(cols, dtype=np.int64), np.asarray(indptr, dtype=np.int64)),
-                                  shape=(len(indptr) - 1, len(index)))
-            R = (x @ self.state).toarray()
-        for g, first, ids in plan:
-            if first < 0:
+                plan.append((g, (len(keys), n)))
+                keys.extend(tuple(r) for r in g.lists())
+        if not plan:
+            return S
+        rows = self._rows
+        if len(rows) > 100_000:
+            self._rows, self._row_vecs, rows = {}, None, {}
+        new = list(dict.fromkeys(k for k in keys if k not in rows))
+        if new:
+            self._add_rows(new)
+        vecs = self._row_vecs
+        ids = np.fromiter((rows[k] for k in keys), dtype=np.intp, count=len(keys))
+        for g, where in plan:
+            if where is None:
                 self._add_pair_scores(S, g)
-            elif R is None:  # no rows at all (no tokens)
                 continue
-            elif ids is None:
-                S += R[first : first + n]  # type: ignore[index]
-            else:
-                S += R[first + ids]  # type: ignore[index]
+            first, count = where
+            own = ids[first : first + count]
+            S += vecs[own if getattr(g, "kind", "lists") != "table" else own[np.asarray(g.ids, dtype=np.intp)]]  # type: ignore[index]
         return S
+
+    def _add_rows(self, new: list[tuple[str, ...]]) -> None:
+        """Score distinct feature rows (one sparse product) and keep their scores."""
+        scores = self.state_scores(new)
+        start = len(self._rows)
+        need = start + len(new)
+        vecs = self._row_vecs
+        if vecs is None or need > len(vecs):
+            grown = np.zeros((max(256, need, 2 * (0 if vecs is None else len(vecs))), len(self.labels)))
+            if vecs is not None:
+                grown[: len(vecs)] = vecs
+            self._row_vecs = vecs = grown
+        vecs[start:need] = scores
+        for k, row in enumerate(new):
+            self._rows[row] = start + k
 
     def _pair_words(self, prefix: str) -> tuple[frozenset[str], frozenset[str]]:
         """Words that can come first / second in a known ``prefix + "x|y"`` attribute."""
