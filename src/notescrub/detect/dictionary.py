@@ -28,6 +28,7 @@ from typing import Iterable, Sequence
 from notescrub.detect.base import Detector
 from notescrub.errors import ConfigError
 from notescrub.lexicons import lexicon
+from notescrub.text.segment import lines
 from notescrub.text.tokenize import tokenize
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document, Span
@@ -134,17 +135,24 @@ def _name_sets(lang: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
 
 
 def _line_style(view: TokenView, text: str) -> dict[int, str]:
-    """Per line: 'lower' (no capitals at all), 'upper' (mostly capitals) or 'mixed'."""
-    letters: dict[int, list[int]] = {}
-    for i, t in enumerate(view.tokens):
-        c = letters.setdefault(view.line[i], [0, 0])
-        for ch in t.text:
-            if ch.isalpha():
-                c[0] += 1
-                c[1] += ch.isupper()
+    """Per line: 'lower' (no capitals at all), 'upper' (mostly capitals) or 'mixed'.
+
+    Counted over the letters of the line (tokens cover every non-space character).
+
+    >>> from notescrub.types import Document
+    >>> from notescrub.text.views import token_view
+    >>> t = "seen today with wife\nHISTORY OF PRESENT ILLNESS\nMr. Diaz"
+    >>> _line_style(token_view(Document("d", t)), t)
+    {0: 'lower', 1: 'upper', 2: 'mixed'}
+    """
     out = {}
-    for line, (n, up) in letters.items():
-        out[line] = "lower" if n >= 8 and up == 0 else ("upper" if n and up / n > 0.8 else "mixed")
+    isalpha, isupper = str.isalpha, str.isupper
+    for i, (a, b) in enumerate(lines(text)):
+        line = text[a:b]
+        letters = "".join(filter(isalpha, line))
+        n = len(letters)
+        up = sum(map(isupper, letters))
+        out[i] = "lower" if n >= 8 and up == 0 else ("upper" if n and up / n > 0.8 else "mixed")
     return out
 
 
