@@ -53,7 +53,7 @@ class CRFWeights:
     _words: dict[str, tuple[Any, int]] = field(default_factory=dict, repr=False)
     _vecs: np.ndarray | None = field(default=None, repr=False)
     _offsets: tuple[int, ...] = field(default=(), repr=False)
-    _pairs: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False)
+    _pairs: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False)
     _rows: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
     _row_vecs: np.ndarray | None = field(default=None, repr=False)
 
@@ -175,36 +175,37 @@ class CRFWeights:
         for k, row in enumerate(new):
             self._rows[row] = start + k
 
-    def _pair_words(self, prefix: str) -> tuple[frozenset[str], frozenset[str]]:
-        """Words that can come first / second in a known ``prefix + "x|y"`` attribute."""
+    def _pair_map(self, prefix: str) -> dict[str, dict[str, int]]:
+        """``{x: {y: id}}`` of every known attribute ``prefix + "x|y"`` (built once per prefix).
+
+        A ``|`` inside a word makes the split ambiguous: every split is entered, and all
+        lead to the same attribute (the string ``prefix + x + "|" + y`` is the same).
+        """
         got = self._pairs.get(prefix)
         if got is None:
-            firsts: set[str] = set()
-            seconds: set[str] = set()
+            got = {}
             k = len(prefix)
-            for attr in self.attr_index:
+            for attr, col in self.attr_index.items():
                 if attr.startswith(prefix):
                     rest = attr[k:]
-                    # "x|y" with "|" possibly inside x or y: keep every split (a superset)
                     at = rest.find("|")
                     while at >= 0:
-                        firsts.add(rest[:at])
-                        seconds.add(rest[at + 1 :])
+                        got.setdefault(rest[:at], {})[rest[at + 1 :]] = col
                         at = rest.find("|", at + 1)
-            got = self._pairs[prefix] = (frozenset(firsts), frozenset(seconds))
+            self._pairs[prefix] = got
         return got
 
     def _pair_hits(self, g: Any) -> tuple[list[int], list[int]]:
         """(token, attribute id) of every bigram attribute of ``g`` that the model knows."""
-        index = self.attr_index
         words = g.words
         toks: list[int] = []
         cols: list[int] = []
         for a, b, lo, hi, prefix in g.ranges():
-            firsts, seconds = self._pair_words(prefix)
+            first = self._pair_map(prefix).get
             for i, x, y in zip(range(lo, hi), words[lo + a : hi + a], words[lo + b : hi + b]):
-                if x in firsts and y in seconds:
-                    k = index.get(f"{prefix}{x}|{y}")
+                seconds = first(x)
+                if seconds is not None:
+                    k = seconds.get(y)
                     if k is not None:
                         toks.append(i)
                         cols.append(k)

@@ -39,7 +39,7 @@ from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.features.context import position_table, sentence_table
-from notescrub.features.patterns import chunk_table, pattern_features
+from notescrub.features.patterns import chunk_table, pattern_table
 from notescrub.features.token import lexical_features, orthographic_features
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
@@ -406,7 +406,7 @@ class Featurizer:
             extra.append(self._bigrams(view))
         if "orthographic" in groups:
             extra.append(TableGroup(*chunk_table(view)))
-            extra.append(ListGroup(pattern_features(doc, view, self.lang)))
+            extra.append(TableGroup(*pattern_table(doc, view, self.lang)))
         if "sentence" in groups:
             extra.append(TableGroup(*sentence_table(view)))
         if "position" in groups:

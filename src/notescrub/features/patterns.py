@@ -34,7 +34,7 @@ from notescrub.features.token import carafe_classes, short_shape
 from notescrub.text.views import TokenView
 from notescrub.types import Document
 
-__all__ = ["chunk_features", "chunk_table", "pattern_features", "patterns_for"]
+__all__ = ["chunk_features", "chunk_table", "pattern_features", "pattern_table", "patterns_for"]
 
 # Spanish trigger words for the contextual patterns (generic nouns, not names).
 _ES_HOSPITAL = ("hospital", "clínica", "clinica", "centro de salud", "centro médico", "sanatorio", "policlínica",
@@ -97,15 +97,40 @@ def _finders(lang: str) -> tuple[tuple[str, Callable[[str], Iterator[Any]]], ...
 
 def pattern_features(doc: Document, view: TokenView, lang: str) -> list[list[str]]:
     """``pat=NAME`` for every token inside a match of a task pattern."""
-    out: list[list[str]] = [[] for _ in view.tokens]
+    table, ids = pattern_table(doc, view, lang)
+    return [list(table[k]) for k in ids]
+
+
+def pattern_table(doc: Document, view: TokenView, lang: str) -> tuple[list[list[str]], list[int]]:
+    """:func:`pattern_features` as ``(table, ids)``: token ``i`` gets ``table[ids[i]]``.
+
+    Row 0 is the empty list (most tokens are in no match).
+
+    >>> from notescrub.text.views import token_view
+    >>> d = Document("d", "Call 555-1234 now")
+    >>> pattern_table(d, token_view(d), "en")
+    ([[], ['pat=PHONE', 'pat=LONGNUM']], [0, 1, 1, 1, 0])
+    """
+    found: dict[int, list[str]] = {}
     text = doc.text
     for name, finditer in _finders(lang):
         feat = f"pat={name}"
         for m in finditer(text):
             for i in view.tokens_in(m.start(), m.end()):
-                if not out[i] or out[i][-1] != feat:
-                    out[i].append(feat)
-    return out
+                have = found.setdefault(i, [])
+                if not have or have[-1] != feat:
+                    have.append(feat)
+    table: list[list[str]] = [[]]
+    rows: dict[tuple[str, ...], int] = {}
+    ids = [0] * len(view.tokens)
+    for i, feats in found.items():
+        key = tuple(feats)
+        k = rows.get(key)
+        if k is None:
+            k = rows[key] = len(table)
+            table.append(feats)
+        ids[i] = k
+    return table, ids
 
 
 _CHUNK_CACHE: dict[str, tuple[str, list[str]]] = {}

@@ -16,6 +16,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
+import numpy as np
+
 from notescrub.text.segment import Heading, lines, sections, sentences
 from notescrub.text.tokenize import Token, tokenize
 from notescrub.types import Document
@@ -70,22 +72,26 @@ def _build(doc: Document, fused: bool) -> TokenView:
     text = doc.text
     toks = tokenize(text, fused=fused)
     line_offs = lines(text)
-    line_starts = [a for a, _ in line_offs]
     sents = sentences(text)
-    sent_starts = [a for a, _ in sents]
     heads = sections(text)
-    head_starts = [h.start for h in heads]
+    starts = [t.start for t in toks]
     n = len(text)
-    line_idx, sent_idx, sect, is_head, space_after = [], [], [], [], []
-    for t in toks:
-        line_idx.append(bisect_right(line_starts, t.start) - 1)
-        si = bisect_right(sent_starts, t.start) - 1
-        sent_idx.append(si if si >= 0 and t.start < sents[si][1] else -1)
-        hi = bisect_right(head_starts, t.start) - 1
-        sect.append(heads[hi].name if hi >= 0 else "")  # == section_at(heads, t.start), without rebuilding the starts
-        is_head.append(hi >= 0 and heads[hi].start <= t.start < heads[hi].end)
-        space_after.append(t.end >= n or text[t.end].isspace())
-    return TokenView(toks, line_idx, len(line_offs), sent_idx, sents, sect, is_head, space_after, heads, [t.start for t in toks])
+    # the enclosing line, sentence and heading of every token: sorted starts, one search each
+    at = np.asarray(starts, dtype=np.int64)
+    line_idx = (np.searchsorted(np.asarray([a for a, _ in line_offs], dtype=np.int64), at, "right") - 1).tolist()
+    si = np.searchsorted(np.asarray([a for a, _ in sents], dtype=np.int64), at, "right") - 1
+    if sents:
+        inside = (si >= 0) & (at < np.asarray([b for _, b in sents], dtype=np.int64)[np.maximum(si, 0)])
+        sent_idx = np.where(inside, si, -1).tolist()
+    else:
+        sent_idx = [-1] * len(toks)
+    hi = (np.searchsorted(np.asarray([h.start for h in heads], dtype=np.int64), at, "right") - 1).tolist()
+    names = [h.name for h in heads] + [""]  # index -1: before the first heading
+    sect = [names[k] for k in hi]  # == section_at(heads, t.start), without rebuilding the starts
+    ends = [h.end for h in heads]
+    is_head = [k >= 0 and s < ends[k] for k, s in zip(hi, starts)]  # heads[k].start <= s holds
+    space_after = [t.end >= n or text[t.end].isspace() for t in toks]
+    return TokenView(toks, line_idx, len(line_offs), sent_idx, sents, sect, is_head, space_after, heads, starts)
 
 
 def token_view(doc: Document, *, fused: bool = True) -> TokenView:
