@@ -29,7 +29,7 @@ from notescrub.detect.base import Detector
 from notescrub.errors import ConfigError
 from notescrub.lexicons import lexicon
 from notescrub.text.segment import lines
-from notescrub.text.tokenize import tokenize
+from notescrub.text.tokenize import _needs_camel_split, tokenize
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document, Span
 
@@ -60,7 +60,10 @@ class PhraseIndex:
     def __init__(self, entries: Iterable[str]) -> None:
         by_first: dict[str, list[tuple[str, ...]]] = {}
         for e in entries:
-            toks = tuple(t.text.lower() for t in tokenize(e))
+            if e.isalpha() and not _needs_camel_split(e):  # one token (most entries): skip the tokenizer
+                toks: tuple[str, ...] = (e.lower(),)
+            else:
+                toks = tuple(t.text.lower() for t in tokenize(e))
             if toks:
                 by_first.setdefault(toks[0], []).append(toks)
         # tuples (longest first): the garbage collector stops tracking them
@@ -141,7 +144,7 @@ def _line_style(view: TokenView, text: str) -> dict[int, str]:
 
     >>> from notescrub.types import Document
     >>> from notescrub.text.views import token_view
-    >>> t = "seen today with wife\nHISTORY OF PRESENT ILLNESS\nMr. Diaz"
+    >>> t = "seen today with wife\\nHISTORY OF PRESENT ILLNESS\\nMr. Diaz"
     >>> _line_style(token_view(Document("d", t)), t)
     {0: 'lower', 1: 'upper', 2: 'mixed'}
     """

@@ -327,10 +327,35 @@ def _pos_class(pos: _Pos) -> str:
 
 
 def _char_class(first: _First) -> str:
-    if first.non_ascii != _NONE:  # every non-ASCII character: the complement of the other ASCII ones
+    return _class_of(first.chars, first.non_ascii)
+
+
+@lru_cache(maxsize=4096)
+def _class_of(chars: frozenset[str], non_ascii: int) -> str:
+    if non_ascii != _NONE:  # every non-ASCII character: the complement of the other ASCII ones
         # (a range up to U+10FFFF would make the regex compiler slow)
-        return "[^" + "".join(f"\\x{ord(c):02x}" for c in _ASCII if c not in first.chars) + "]"
-    return "[" + "".join(f"\\x{ord(c):02x}" for c in sorted(first.chars)) + "]"
+        return "[^" + _class_body([c for c in _ASCII if c not in chars]) + "]"
+    return "[" + _class_body(sorted(chars)) + "]"
+
+
+def _class_body(chars: list[str]) -> str:
+    """Sorted ASCII characters as class items, runs of three or more as ranges (parsed faster).
+
+    >>> _class_body(["0", "1", "2", "3", "A", "a", "b"])
+    '\\\\x30-\\\\x33\\\\x41\\\\x61\\\\x62'
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(chars):
+        j = i
+        while j + 1 < len(chars) and ord(chars[j + 1]) == ord(chars[j]) + 1:
+            j += 1
+        if j - i >= 2:
+            out.append(f"\\x{ord(chars[i]):02x}-\\x{ord(chars[j]):02x}")
+        else:
+            out.extend(f"\\x{ord(c):02x}" for c in chars[i : j + 1])
+        i = j + 1
+    return "".join(out)
 
 
 def first_char_class(pattern: re.Pattern[str]) -> str | None:

@@ -78,12 +78,12 @@ class DictionaryFeatures:
         whole: dict[str, list[str]] = {}
         part: dict[str, list[str]] = {}
         for name, entries in sorted(lex.items()):
+            tag_whole, tag = f"dict={name}", f"dict={name}~part"
             for e in entries:
                 words = e.split()
                 if len(words) == 1:
-                    whole.setdefault(e, []).append(f"dict={name}")
+                    whole.setdefault(e, []).append(tag_whole)
                 else:
-                    tag = f"dict={name}~part"
                     for w in words:
                         lst = part.setdefault(w, [])
                         if not lst or lst[-1] != tag:
