@@ -33,7 +33,7 @@ from notescrub.text.tokenize import _needs_camel_split, tokenize
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document, Span
 
-__all__ = ["DictionaryDetector", "PhraseIndex", "KINDS"]
+__all__ = ["DictionaryDetector", "PhraseIndex", "KINDS", "word_positions"]
 
 #: What the detector can look for.
 KINDS = ("names", "hospitals", "organizations", "locations", "professions")
@@ -78,18 +78,32 @@ class PhraseIndex:
                 return n
         return 0
 
-    def lengths(self, words: Sequence[str]) -> list[int]:
-        """:meth:`longest` at every position (one dictionary probe per word).
+    def lengths(self, words: Sequence[str], where: dict[str, list[int]] | None = None) -> list[int]:
+        """:meth:`longest` at every position; ``where``: :func:`word_positions` of ``words``
+        (computed here when not given).
 
         >>> PhraseIndex(["new york", "york"]).lengths(["in", "new", "york"])
         [0, 2, 1]
         """
-        by_first = self._by_first
         out = [0] * len(words)
-        for i, w in enumerate(words):
-            if w in by_first:
+        if where is None:
+            where = word_positions(words)
+        for w in self._by_first.keys() & where.keys():  # only the words that start an entry
+            for i in where[w]:
                 out[i] = self.longest(words, i)
         return out
+
+
+def word_positions(words: Sequence[str]) -> dict[str, list[int]]:
+    """``{word: [positions]}``: computed once per document, shared by the indexes' :meth:`PhraseIndex.lengths`.
+
+    >>> word_positions(["a", "b", "a"])
+    {'a': [0, 2], 'b': [1]}
+    """
+    where: dict[str, list[int]] = {}
+    for i, w in enumerate(words):
+        where.setdefault(w, []).append(i)
+    return where
 
 
 @lru_cache(maxsize=None)
@@ -197,19 +211,20 @@ class DictionaryDetector(Detector):
         if not view.tokens:
             return []
         words = [t.text.lower() for t in view.tokens]
+        where = word_positions(words)
         if self.mode == "hd":
             spans = self._hd(doc, view, words)
         else:
             style = _line_style(view, doc.text)
             spans = []
             if "hospitals" in self.kinds:
-                spans += self._headed(doc, view, words, style, _hospital_heads(), "HOSPITAL")
+                spans += self._headed(doc, view, words, style, _hospital_heads(), "HOSPITAL", where)
             if "organizations" in self.kinds:
-                spans += self._headed(doc, view, words, style, _index("organization_words"), "ORGANIZATION")
+                spans += self._headed(doc, view, words, style, _index("organization_words"), "ORGANIZATION", where)
             if "locations" in self.kinds:
-                spans += self._locations(view, words, style)
+                spans += self._locations(view, words, style, where)
             if "professions" in self.kinds:
-                spans += self._professions(view, words)
+                spans += self._professions(view, words, where)
             if "names" in self.kinds:
                 spans += self._person_names(doc, view, words, style)
             blocks = _blocker().blocks(doc.text) if self.lang == "en" else []
@@ -232,10 +247,11 @@ class DictionaryDetector(Detector):
     def _span(self, view: TokenView, i: int, j: int, label: str, score: float, why: str) -> Span:
         return Span(view.tokens[i].start, view.tokens[j - 1].end, label, score, self.name, meta={"lexicon": why})
 
-    def _headed(self, doc: Document, view: TokenView, words: list[str], style: dict[int, str], heads: PhraseIndex, label: str) -> list[Span]:
+    def _headed(self, doc: Document, view: TokenView, words: list[str], style: dict[int, str], heads: PhraseIndex,
+                label: str, where: dict[str, list[int]] | None = None) -> list[Span]:
         out = []
         n = len(words)
-        lens = heads.lengths(words)
+        lens = heads.lengths(words, where)
         i = 0
         while i < n:
             k = lens[i]
@@ -270,14 +286,15 @@ class DictionaryDetector(Detector):
             i = end
         return out
 
-    def _locations(self, view: TokenView, words: list[str], style: dict[int, str]) -> list[Span]:
+    def _locations(self, view: TokenView, words: list[str], style: dict[int, str],
+                   where: dict[str, list[int]] | None = None) -> list[Span]:
         out = []
         first, last = self._names()
         stop = self._stop()
         sets = [("COUNTRY", _index("countries"), 0.85), ("STATE", _index("us_states"), 0.8), ("CITY", _index("cities"), 0.7)]
         if self.lang == "es":
             sets.insert(0, ("CITY", _index("es_places"), 0.75))
-        found = [(label, idx.lengths(words), score) for label, idx, score in sets]
+        found = [(label, idx.lengths(words, where), score) for label, idx, score in sets]
         i = 0
         while i < len(words):
             best = (0, "", 0.0)
@@ -304,9 +321,9 @@ class DictionaryDetector(Detector):
             i += k
         return out
 
-    def _professions(self, view: TokenView, words: list[str]) -> list[Span]:
+    def _professions(self, view: TokenView, words: list[str], where: dict[str, list[int]] | None = None) -> list[Span]:
         out = []
-        lens = _index("professions").lengths(words)
+        lens = _index("professions").lengths(words, where)
         i = 0
         while i < len(words):
             k = lens[i]
