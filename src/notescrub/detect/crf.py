@@ -350,12 +350,12 @@ class CRFTagger(Detector):
                 path = self._threshold_path(fb.marginals, o, float(self.threshold))
             seq_tags = [w.labels[k] for k in path]
             logprob += sequence_score(S, w.trans, path) - fb.log_z
-            m = fb.marginals
+            m = fb.marginals if marginals or self.threshold is not None else None  # (n x L: only when used)
             for a, b, typ in segments(seq_tags):
                 if self.threshold is None:
                     score = segment_probability(fb, path, a, b)
                 else:
-                    score = float((1.0 - m[a:b, o]).min())
+                    score = float((1.0 - m[a:b, o]).min())  # type: ignore[index]
                 tok_a, tok_b = view.tokens[lo + a], view.tokens[lo + b - 1]
                 spans.append(Span(tok_a.start, tok_b.end, typ, min(1.0, max(0.0, score)), self.name,
                                   meta={"tokens": (lo + a, lo + b)}))

@@ -166,6 +166,8 @@ class CRFWeights:
                 self._add_pair_scores(S, g)
                 continue
             first, count = where
+            if not count or not n:  # no rows or no tokens: nothing to add
+                continue
             own = ids[first : first + count]
             S += vecs[own if getattr(g, "kind", "lists") != "table" else own[np.asarray(g.ids, dtype=np.intp)]]  # type: ignore[index]
         return S
