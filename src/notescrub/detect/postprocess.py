@@ -50,6 +50,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -111,7 +112,32 @@ class PostRule:
 
     def applies_to(self, span: Span) -> bool:
         """Whether the rule's ``types`` cover ``span`` (by native label or canonical subtype)."""
-        return not self.types or span.label in self.types or (span.phi or "") in self.types
+        memo = self._applies
+        got = memo.get(span.label)
+        if got is None:
+            got = memo[span.label] = not self.types or span.label in self.types or (span.phi or "") in self.types
+        return got
+
+    @cached_property
+    def _applies(self) -> dict[str, bool]:
+        """label -> :meth:`applies_to` (it depends on the label only)."""
+        return {}
+
+    @cached_property
+    def heads_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """:attr:`heads` by their first word, in rule order (so the first match is the same)."""
+        out: dict[str, list[tuple[str, ...]]] = {}
+        for h in self.heads:
+            out.setdefault(h[0], []).append(h)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @cached_property
+    def heads_by_last(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """:attr:`heads` by their last word, in rule order."""
+        out: dict[str, list[tuple[str, ...]]] = {}
+        for h in self.heads:
+            out.setdefault(h[-1], []).append(h)
+        return {k: tuple(v) for k, v in out.items()}
 
 
 # --------------------------------------------------------------------------- loading
@@ -385,7 +411,7 @@ def _extend(rule: PostRule, doc: Document, view: TokenView, s: Span) -> Span:
                 break
     if rule.direction in ("left", "both") and not _starts_with_head(rule, low, i, j):
         for q in range(i, max(-1, i - rule.max_tokens - 1), -1):
-            for head in rule.heads:
+            for head in (rule.heads_by_last.get(low[q - 1], ()) if q > 0 else ()):
                 p = q - len(head)
                 if p >= 0 and tuple(low[p:q]) == head and _head_case_ok(rule, view, p) \
                         and _bridge_ok(view, q, i, line) and view.line[p] == line:
@@ -403,18 +429,18 @@ def _head_case_ok(rule: PostRule, view: TokenView, p: int) -> bool:
 
 
 def _head_at(rule: PostRule, view: TokenView, low: list[str], p: int) -> int:
-    for head in rule.heads:
+    for head in rule.heads_by_first.get(low[p], ()):
         if tuple(low[p : p + len(head)]) == head and _head_case_ok(rule, view, p):
             return len(head)
     return 0
 
 
 def _ends_with_head(rule: PostRule, low: list[str], i: int, j: int) -> bool:
-    return any(j - len(h) >= i and tuple(low[j - len(h) : j]) == h for h in rule.heads)
+    return j > i and any(j - len(h) >= i and tuple(low[j - len(h) : j]) == h for h in rule.heads_by_last.get(low[j - 1], ()))
 
 
 def _starts_with_head(rule: PostRule, low: list[str], i: int, j: int) -> bool:
-    return any(i + len(h) <= j and tuple(low[i : i + len(h)]) == h for h in rule.heads)
+    return j > i and any(i + len(h) <= j and tuple(low[i : i + len(h)]) == h for h in rule.heads_by_first.get(low[i], ()))
 
 
 def _drop(rule: PostRule, doc: Document, s: Span) -> bool:
