@@ -57,7 +57,7 @@ class CRFWeights:
     _words: dict[str, tuple[Any, int]] = field(default_factory=dict, repr=False)
     _vecs: np.ndarray | None = field(default=None, repr=False)
     _offsets: tuple[int, ...] = field(default=(), repr=False)
-    _pairs: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict, repr=False)
+    _pairs: dict[str, Any] = field(default_factory=dict, repr=False)  # prefix -> _pair_table; "" -> word ids
     _rows: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
     _row_vecs: np.ndarray | None = field(default=None, repr=False)
 
@@ -187,40 +187,54 @@ class CRFWeights:
         for k, row in enumerate(new):
             self._rows[row] = start + k
 
-    def _pair_map(self, prefix: str) -> dict[str, dict[str, int]]:
-        """``{x: {y: id}}`` of every known attribute ``prefix + "x|y"`` (built once per prefix).
+    def _pair_table(self, prefix: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(keys, ids)`` of every known attribute ``prefix + "x|y"``, sorted by key, where
+        ``key = word_id(x) << 32 | word_id(y)`` over the shared word ids of ``_pair_vocab``.
 
         A ``|`` inside a word makes the split ambiguous: every split is entered, and all
         lead to the same attribute (the string ``prefix + x + "|" + y`` is the same).
         """
         got = self._pairs.get(prefix)
         if got is None:
-            got = {}
+            vocab = self._pairs.setdefault("", {})  # word -> id, shared by all prefixes
+            keys: list[int] = []
+            cols: list[int] = []
             k = len(prefix)
             for attr, col in self.attr_index.items():
                 if attr.startswith(prefix):
                     rest = attr[k:]
                     at = rest.find("|")
                     while at >= 0:
-                        got.setdefault(rest[:at], {})[rest[at + 1 :]] = col
+                        x = vocab.setdefault(rest[:at], len(vocab))
+                        y = vocab.setdefault(rest[at + 1 :], len(vocab))
+                        keys.append(x << 32 | y)
+                        cols.append(col)
                         at = rest.find("|", at + 1)
-            self._pairs[prefix] = got
+            order = np.argsort(np.asarray(keys, dtype=np.int64), kind="stable")
+            got = self._pairs[prefix] = (np.asarray(keys, dtype=np.int64)[order], np.asarray(cols, dtype=np.int64)[order])
         return got
 
     def _pair_hits(self, g: Any) -> tuple[list[int], list[int]]:
-        """(token, attribute id) of every bigram attribute of ``g`` that the model knows."""
-        words = g.words
+        """(token, attribute id) of every bigram attribute of ``g`` that the model knows, pair
+        type by pair type (in ``g.ranges()`` order), tokens in increasing order."""
+        ranges = list(g.ranges())
+        tables = [self._pair_table(prefix) for *_, prefix in ranges]  # (may add words to the vocabulary)
+        get = self._pairs.get("", {}).get
+        wid = np.fromiter((get(w, -1) for w in g.words), dtype=np.int64, count=len(g.words))
         toks: list[int] = []
         cols: list[int] = []
-        for a, b, lo, hi, prefix in g.ranges():
-            first = self._pair_map(prefix).get
-            for i, x, y in zip(range(lo, hi), words[lo + a : hi + a], words[lo + b : hi + b]):
-                seconds = first(x)
-                if seconds is not None:
-                    k = seconds.get(y)
-                    if k is not None:
-                        toks.append(i)
-                        cols.append(k)
+        for (a, b, lo, hi, _prefix), (keys, ids) in zip(ranges, tables):
+            if not len(keys):
+                continue
+            x, y = wid[lo + a : hi + a], wid[lo + b : hi + b]
+            both = np.flatnonzero((x >= 0) & (y >= 0))
+            if not len(both):
+                continue
+            want = x[both] << 32 | y[both]
+            at = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
+            found = keys[at] == want
+            toks.extend((both[found] + lo).tolist())
+            cols.extend(ids[at[found]].tolist())
         return toks, cols
 
     def _add_pair_scores(self, S: np.ndarray, g: Any) -> None:
