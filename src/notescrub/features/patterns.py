@@ -57,8 +57,39 @@ _COMMON: dict[str, str] = {
 }
 
 
+#: a character every match of the pattern contains
+_REQUIRED = {"EMAIL": "@"}
+
+
 def _alt(words) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    """An alternation of the literal ``words``, longest first, written as a trie.
+
+    The regex engine tries an alternation's branches one after the other at every start;
+    a trie rejects a position after one character class per level instead. Among words
+    that match at one position (each a prefix of the next) a deeper branch is tried
+    before a shorter word ends, so the same word wins as with the longest-first list.
+
+    >>> _alt(["st", "street", "sq"])
+    's(?:q|t(?:reet|))'
+    >>> bool(re.fullmatch(_alt(["st", "street"]), "street"))
+    True
+    """
+    trie: dict[str, Any] = {}
+    for w in set(words):
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a word ends here
+    return _render_trie(trie)
+
+
+def _render_trie(node: dict[str, Any]) -> str:
+    branches = [re.escape(ch) + _render_trie(child) for ch, child in sorted(node.items()) if ch]
+    if "" in node:
+        branches.append("")  # ending here is tried last: longer words first
+    if len(branches) == 1:
+        return branches[0]
+    return "(?:" + "|".join(branches) + ")"
 
 
 @lru_cache(maxsize=4)
@@ -114,6 +145,8 @@ def pattern_table(doc: Document, view: TokenView, lang: str) -> tuple[list[list[
     found: dict[int, list[str]] = {}
     text = doc.text
     for name, finditer in _finders(lang):
+        if name in _REQUIRED and _REQUIRED[name] not in text:
+            continue  # (every e-mail address has an @)
         feat = f"pat={name}"
         for m in finditer(text):
             for i in view.tokens_in(m.start(), m.end()):
