@@ -448,7 +448,10 @@ class Scanner:
         self._plan = (body, first)
         if first.nonword_before or (first.boundary and word_only):
             self.mode = "word-start"  # the character before a match is never a word character
-            if first.non_ascii != _ANY and not any(c.isspace() for c in first.chars):
+            # an index serves a rule whose matches start at few word starts: not one that may start
+            # at any lower-case word (``email``, ``url-domain``), where scanning is cheaper
+            everywhere = sum(c.islower() for c in first.chars) >= 20 and _prefix_filter(pattern, selective=True) is None
+            if first.non_ascii != _ANY and not any(c.isspace() for c in first.chars) and not everywhere:
                 try:
                     self.start_filter = re.compile(_prefix_filter(pattern) or _char_class(first))
                 except (re.error, RecursionError, OverflowError):
