@@ -58,25 +58,30 @@ class PhraseIndex:
     """
 
     def __init__(self, entries: Iterable[str]) -> None:
-        by_first: dict[str, list[tuple[str, ...]]] = {}
+        single: set[str] = set()
+        multi: dict[str, list[tuple[str, ...]]] = {}
         for e in entries:
             if e.isalpha() and not _needs_camel_split(e):  # one token (most entries): skip the tokenizer
-                toks: tuple[str, ...] = (e.lower(),)
-            else:
-                toks = tuple(t.text.lower() for t in tokenize(e))
-            if toks:
-                by_first.setdefault(toks[0], []).append(toks)
+                single.add(e.lower())
+                continue
+            toks = tuple(t.text.lower() for t in tokenize(e))
+            if len(toks) == 1:
+                single.add(toks[0])
+            elif toks:
+                multi.setdefault(toks[0], []).append(toks)
+        self._single = frozenset(single)
         # tuples (longest first): the garbage collector stops tracking them
-        self._by_first: dict[str, tuple[tuple[str, ...], ...]] = {
-            k: tuple(sorted(v, key=len, reverse=True)) for k, v in by_first.items()}
+        self._multi: dict[str, tuple[tuple[str, ...], ...]] = {
+            k: tuple(sorted(v, key=len, reverse=True)) for k, v in multi.items()}
 
     def longest(self, words: Sequence[str], i: int) -> int:
         """Number of tokens of the longest entry starting at ``words[i]`` (0 if none)."""
-        for entry in self._by_first.get(words[i], ()):
+        w = words[i]
+        for entry in self._multi.get(w, ()):
             n = len(entry)
             if tuple(words[i : i + n]) == entry:
                 return n
-        return 0
+        return 1 if w in self._single else 0
 
     def lengths(self, words: Sequence[str], where: dict[str, list[int]] | None = None) -> list[int]:
         """:meth:`longest` at every position; ``where``: :func:`word_positions` of ``words``
@@ -88,7 +93,8 @@ class PhraseIndex:
         out = [0] * len(words)
         if where is None:
             where = word_positions(words)
-        for w in self._by_first.keys() & where.keys():  # only the words that start an entry
+        keys = where.keys()
+        for w in (keys & self._single) | (keys & self._multi.keys()):  # only the words that start an entry
             for i in where[w]:
                 out[i] = self.longest(words, i)
         return out

@@ -75,28 +75,33 @@ class DictionaryFeatures:
             raise ConfigError(f"no dictionary features for language {lang!r}; known: {', '.join(LEXICONS_BY_LANG)}")
         self.lang = lang
         lex = dict(lexicons) if lexicons is not None else _load_lexicons(LEXICONS_BY_LANG[lang])
-        whole: dict[str, list[str]] = {}
+        # single-word entries are looked up in the lexicons themselves (a word has no space,
+        # so it can only equal a single-word entry); multi-word ones are split into words once
+        self._sets: tuple[tuple[str, frozenset[str]], ...] = tuple((f"dict={name}", entries) for name, entries in sorted(lex.items()))
         part: dict[str, list[str]] = {}
         for name, entries in sorted(lex.items()):
-            tag_whole, tag = f"dict={name}", f"dict={name}~part"
+            tag = f"dict={name}~part"
             for e in entries:
+                if e.isalpha():
+                    continue  # (most entries: one word)
                 words = e.split()
-                if len(words) == 1:
-                    whole.setdefault(e, []).append(tag_whole)
-                else:
+                if len(words) > 1:
                     for w in words:
                         lst = part.setdefault(w, [])
                         if not lst or lst[-1] != tag:
                             lst.append(tag)
-        # tuples of strings: the garbage collector stops tracking them (100k+ entries that
-        # every full collection would otherwise traverse)
-        self._whole: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in whole.items()}
+        # tuples of strings: the garbage collector stops tracking them
         self._part: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in part.items()}
         self._zipf = (zipf or _default_zipf()) if frequency else None
 
+    def _whole(self, word: str) -> list[str]:
+        if not word.isalpha() and len(word.split()) != 1:
+            return []  # only single-word entries fire the whole-entry features
+        return [tag for tag, entries in self._sets if word in entries]
+
     def __call__(self, word: str) -> list[str]:
         low = word.lower()
-        out = list(self._whole.get(low) or self._whole.get(strip_accents(low)) or ())
+        out = self._whole(low) or self._whole(strip_accents(low))
         part = self._part.get(low)
         if part:  # "dict=X~part" only when the word is not also a whole entry of X
             out.extend(p for p in part if p[: -len("~part")] not in out)
