@@ -93,8 +93,8 @@ class PhraseIndex:
         out = [0] * len(words)
         if where is None:
             where = word_positions(words)
-        keys = where.keys()
-        for w in (keys & self._single) | (keys & self._multi.keys()):  # only the words that start an entry
+        # only the words that start an entry (both intersections iterate over the note's words)
+        for w in self._single.intersection(where) | (where.keys() & self._multi.keys()):
             for i in where[w]:
                 out[i] = self.longest(words, i)
         return out
