@@ -253,6 +253,17 @@ def test_cached_word_scores_equal_flat_scores(fitted, docs, text):
         assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))  # from the cache
 
 
+def test_row_score_cache_starts_over_when_full(fitted, docs, monkeypatch):
+    from notescrub.detect import crf_decode
+
+    monkeypatch.setattr(crf_decode, "_MAX_ROWS", 3)  # every document overflows it
+    w = fitted.weights_
+    for d in docs[30:34]:
+        parts = fitted.featurizer.parts(d)
+        assert np.allclose(w.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
+    assert len(w._rows) <= 3 + max(len(fitted.featurizer.parts(d).extra) for d in docs[30:34])
+
+
 def test_group_scores_equal_flat_scores_with_pipes_and_known_bigrams(fitted, docs):
     w = fitted.weights_
     text = docs[35].text + " a | b || c |||"

@@ -46,6 +46,10 @@ __all__ = ["CRFWeights", "ForwardBackward", "forward_backward", "segment_probabi
            "viterbi_shortcut_reach"]
 
 
+#: distinct feature rows whose scores :meth:`CRFWeights.group_scores` keeps (then starts over)
+_MAX_ROWS = 100_000
+
+
 @dataclass
 class CRFWeights:
     """A CRF's parameters as arrays: ``state`` (attributes x labels, sparse) and ``trans``."""
@@ -153,9 +157,9 @@ class CRFWeights:
                 keys.extend(tuple(r) for r in g.lists())
         if not plan:
             return S
+        if len(self._rows) > _MAX_ROWS:  # bound the cache (rows with rare words accumulate)
+            self._rows, self._row_vecs = {}, None
         rows = self._rows
-        if len(rows) > 100_000:
-            self._rows, self._row_vecs, rows = {}, None, {}
         new = list(dict.fromkeys(k for k in keys if k not in rows))
         if new:
             self._add_rows(new)
@@ -189,7 +193,7 @@ class CRFWeights:
 
     def _pair_table(self, prefix: str) -> tuple[np.ndarray, np.ndarray]:
         """``(keys, ids)`` of every known attribute ``prefix + "x|y"``, sorted by key, where
-        ``key = word_id(x) << 32 | word_id(y)`` over the shared word ids of ``_pair_vocab``.
+        ``key = word_id(x) << 32 | word_id(y)`` over word ids shared by all prefixes (``_pairs[""]``).
 
         A ``|`` inside a word makes the split ambiguous: every split is entered, and all
         lead to the same attribute (the string ``prefix + x + "|" + y`` is the same).
