@@ -561,10 +561,11 @@ class RulesDetector(Detector):
             done.add(key)
             if compact is None:
                 compact = _id_key(text) if text.isascii() else ""
-            if compact and compact.count(key) < 2 and not _ID_CHARS.match(text, s.start) and not _ID_CHARS.match(text, s.end - 1):
+            if compact and compact.find(key, compact.find(key) + 1) < 0 and not _ID_CHARS.match(text, s.start) \
+                    and not _ID_CHARS.match(text, s.end - 1):
                 # every match of the pattern below is an occurrence of the key in the compact
-                # text: with one occurrence, the only possible match is this span itself,
-                # whose copy (score x 0.95) never survives the resolution
+                # text: with one occurrence (overlapping ones counted), the only possible match
+                # is this span itself, whose copy (score x 0.95) never survives the resolution
                 continue
             pat = re.compile(
                 r"(?<![A-Za-z0-9])" + r"[\s\-./]?".join(re.escape(c) for c in key) + r"(?![A-Za-z0-9])", re.IGNORECASE
