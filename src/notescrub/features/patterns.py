@@ -74,8 +74,13 @@ def _alt(words) -> str:
     >>> bool(re.fullmatch(_alt(["st", "street"]), "street"))
     True
     """
+    words = set(words)
+    if len({w.lower() for w in words}) < len(words) or any(w != w.lower() for w in words):
+        # (the patterns match case-insensitively: with words that differ only in case the
+        # trie could try a shorter word first; keep the plain longest-first list)
+        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     trie: dict[str, Any] = {}
-    for w in set(words):
+    for w in words:
         node = trie
         for ch in w:
             node = node.setdefault(ch, {})
