@@ -46,6 +46,22 @@ __all__ = ["CRFWeights", "ForwardBackward", "forward_backward", "segment_probabi
            "viterbi_shortcut_reach"]
 
 
+def _appended(buffer: np.ndarray | None, start: int, scores: np.ndarray, minimum: int) -> np.ndarray:
+    """``buffer`` with ``scores`` written at rows ``start...`` (grown by doubling when full).
+
+    >>> _appended(None, 0, np.ones((2, 3)), 4).shape
+    (4, 3)
+    """
+    need = start + len(scores)
+    if buffer is None or need > len(buffer):
+        grown = np.zeros((max(minimum, need, 2 * (0 if buffer is None else len(buffer))), *scores.shape[1:]))
+        if buffer is not None:
+            grown[: len(buffer)] = buffer
+        buffer = grown
+    buffer[start:need] = scores
+    return buffer
+
+
 #: distinct feature rows whose scores :meth:`CRFWeights.group_scores` keeps (then starts over)
 _MAX_ROWS = 100_000
 
@@ -61,7 +77,8 @@ class CRFWeights:
     _words: dict[str, tuple[Any, int]] = field(default_factory=dict, repr=False)
     _vecs: np.ndarray | None = field(default=None, repr=False)
     _offsets: tuple[int, ...] = field(default=(), repr=False)
-    _pairs: dict[str, Any] = field(default_factory=dict, repr=False)  # prefix -> _pair_table; "" -> word ids
+    _pairs: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)  # prefix -> _pair_table
+    _pair_vocab: dict[str, int] = field(default_factory=dict, repr=False)  # word -> id, shared by all prefixes
     _rows: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
     _row_vecs: np.ndarray | None = field(default=None, repr=False)
 
@@ -120,14 +137,7 @@ class CRFWeights:
         width = 1 + len(offsets)
         scores = self.state_scores(blocks).reshape(len(new), width, len(self.labels))
         start = len(self._words)
-        need = start + len(new)
-        vecs = self._vecs
-        if vecs is None or need > len(vecs):
-            grown = np.zeros((max(1024, need, 2 * (0 if vecs is None else len(vecs))), width, len(self.labels)))
-            if vecs is not None:
-                grown[: len(vecs)] = vecs
-            self._vecs = vecs = grown
-        vecs[start:need] = scores
+        self._vecs = _appended(self._vecs, start, scores, 1024)
         for k, (word, unit) in enumerate(new.items()):
             self._words[word] = (unit, start + k)
 
@@ -142,18 +152,19 @@ class CRFWeights:
         order: the same floats as scoring every group on its own.
         """
         S = np.zeros((n, len(self.labels)))
-        plan: list[tuple[Any, Any]] = []  # (group, token -> cached row ids); None: pairs
+        # (group, first row in keys, its rows, token -> row; None: one row per token); rows None: pairs
+        plan: list[tuple[Any, int, int, np.ndarray | None]] = []
         keys: list[tuple[str, ...]] = []
         for g in groups:
             kind = getattr(g, "kind", "lists")
             if kind == "pairs":
-                plan.append((g, None))
+                plan.append((g, 0, -1, None))
             elif kind == "table":
                 if g.table:
-                    plan.append((g, (len(keys), len(g.table))))
+                    plan.append((g, len(keys), len(g.table), np.asarray(g.ids, dtype=np.intp)))
                     keys.extend(tuple(r) for r in g.table)
             else:
-                plan.append((g, (len(keys), n)))
+                plan.append((g, len(keys), n, None))
                 keys.extend(tuple(r) for r in g.lists())
         if not plan:
             return S
@@ -165,42 +176,31 @@ class CRFWeights:
             self._add_rows(new)
         vecs = self._row_vecs
         ids = np.fromiter((rows[k] for k in keys), dtype=np.intp, count=len(keys))
-        for g, where in plan:
-            if where is None:
+        for g, first, count, tokens in plan:
+            if count < 0:
                 self._add_pair_scores(S, g)
-                continue
-            first, count = where
-            if not count or not n:  # no rows or no tokens: nothing to add
-                continue
-            own = ids[first : first + count]
-            S += vecs[own if getattr(g, "kind", "lists") != "table" else own[np.asarray(g.ids, dtype=np.intp)]]  # type: ignore[index]
+            elif count and n:  # (no rows or no tokens: nothing to add)
+                own = ids[first : first + count]
+                S += vecs[own if tokens is None else own[tokens]]  # type: ignore[index]
         return S
 
     def _add_rows(self, new: list[tuple[str, ...]]) -> None:
         """Score distinct feature rows (one sparse product) and keep their scores."""
-        scores = self.state_scores(new)
         start = len(self._rows)
-        need = start + len(new)
-        vecs = self._row_vecs
-        if vecs is None or need > len(vecs):
-            grown = np.zeros((max(256, need, 2 * (0 if vecs is None else len(vecs))), len(self.labels)))
-            if vecs is not None:
-                grown[: len(vecs)] = vecs
-            self._row_vecs = vecs = grown
-        vecs[start:need] = scores
+        self._row_vecs = _appended(self._row_vecs, start, self.state_scores(new), 256)
         for k, row in enumerate(new):
             self._rows[row] = start + k
 
     def _pair_table(self, prefix: str) -> tuple[np.ndarray, np.ndarray]:
         """``(keys, ids)`` of every known attribute ``prefix + "x|y"``, sorted by key, where
-        ``key = word_id(x) << 32 | word_id(y)`` over word ids shared by all prefixes (``_pairs[""]``).
+        ``key = word_id(x) << 32 | word_id(y)`` over the word ids of ``_pair_vocab`` (shared by all prefixes).
 
         A ``|`` inside a word makes the split ambiguous: every split is entered, and all
         lead to the same attribute (the string ``prefix + x + "|" + y`` is the same).
         """
         got = self._pairs.get(prefix)
         if got is None:
-            vocab = self._pairs.setdefault("", {})  # word -> id, shared by all prefixes
+            vocab = self._pair_vocab
             keys: list[int] = []
             cols: list[int] = []
             k = len(prefix)
@@ -223,7 +223,7 @@ class CRFWeights:
         type by pair type (in ``g.ranges()`` order), tokens in increasing order."""
         ranges = list(g.ranges())
         tables = [self._pair_table(prefix) for *_, prefix in ranges]  # (may add words to the vocabulary)
-        get = self._pairs.get("", {}).get
+        get = self._pair_vocab.get
         wid = np.fromiter((get(w, -1) for w in g.words), dtype=np.int64, count=len(g.words))
         toks: list[int] = []
         cols: list[int] = []
