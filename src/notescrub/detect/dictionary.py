@@ -217,10 +217,10 @@ class DictionaryDetector(Detector):
         if not view.tokens:
             return []
         words = [t.text.lower() for t in view.tokens]
-        where = word_positions(words)
         if self.mode == "hd":
             spans = self._hd(doc, view, words)
         else:
+            where = word_positions(words)
             style = _line_style(view, doc.text)
             spans = []
             if "hospitals" in self.kinds:

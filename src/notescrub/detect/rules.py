@@ -41,6 +41,7 @@ import logging
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -521,18 +522,17 @@ class RulesDetector(Detector):
         _LAST_BLOCKS[key] = (text, tuple(found))
         return found
 
-    def _start_index(self) -> StartIndex:
-        idx = self.__dict__.get("_starts_index")
-        if idx is None:
-            idx = self.__dict__["_starts_index"] = StartIndex([r._scanner("regex") for r in self._positive])
-        return idx
+    @cached_property
+    def start_index(self) -> StartIndex:
+        """Where the positive rules can start in a note (built on first use, kept)."""
+        return StartIndex([r._scanner("regex") for r in self._positive])
 
     def candidates(self, doc: Document) -> list[Span]:
         """Every accepted rule match (overlapping), blocks applied."""
         text = doc.text
         blocks = self.blocks(text)
         out: list[Span] = []
-        starts = self._start_index().starts(text)
+        starts = self.start_index.starts(text)
         for k, r in enumerate(self._positive):
             for a, b, sc in r.matches(text, starts.get(k)):
                 if blocks and any(a < be and ba < b for ba, be in blocks):
