@@ -13,12 +13,15 @@
 from __future__ import annotations
 
 import logging
+import traceback
 from collections import defaultdict
+from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
+from notescrub.docref import doc_ref
 from notescrub.detect.base import Detector, check_spans
 from notescrub.detect.resolve import Resolver, longest
-from notescrub.errors import ProcessingError
+from notescrub.errors import NotescrubError, ProcessingError
 from notescrub.types import PHI, Document, Span
 
 __all__ = ["Pipeline", "MAX_CHARS"]
@@ -28,6 +31,23 @@ log = logging.getLogger(__name__)
 #: Documents longer than this (characters) are refused: a single note of tens of MB is
 #: almost always a concatenated export that should be split into notes first.
 MAX_CHARS = 20_000_000
+
+
+def _where(exc: BaseException) -> str:
+    """``file.py:line`` of the innermost frame of ``exc`` (never its message, which may quote the note)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "unknown place"
+    last = frames[-1]
+    return f"{Path(last.filename).name}:{last.lineno}"
+
+
+def _describe(exc: BaseException, stage: str) -> str:
+    """What failed, for a message: notescrub's own errors by their reason (written never to quote
+    note text), any other exception by type and place only (its text may quote the note)."""
+    if isinstance(exc, NotescrubError):
+        return f"{exc.reason} (in {stage})"
+    return f"{type(exc).__name__} in {stage} ({_where(exc)})"
 
 
 class Pipeline:
@@ -82,14 +102,14 @@ class Pipeline:
         n = len(doc.text)
         if n > self.max_chars:
             raise ProcessingError(
-                f"document {doc.id!r} has {n:,} characters, over the limit of {self.max_chars:,}: "
+                f"{doc_ref(doc.id)} has {n:,} characters, over the limit of {self.max_chars:,}: "
                 "split it into notes (or raise the limit, e.g. --max-chars)")
         if self.lang:
             from notescrub.text.language import looks_like
 
             if not looks_like(doc.text, self.lang):
-                log.warning("document %r does not look like %s text: this model may miss PHI in it "
-                            "(for Spanish use --model es-meddocan)", doc.id, self.lang)
+                log.warning("%s does not look like %s text: this model may miss PHI in it "
+                            "(for Spanish use --model es-meddocan)", doc_ref(doc.id), self.lang)
 
     @property
     def patient_level(self) -> bool:
@@ -107,30 +127,36 @@ class Pipeline:
     def __call__(self, doc: Document) -> Document:
         """Annotate one document in place (adds layers) and return it."""
         self._admit(doc)
+        stage = "resolver"
         try:
             for d in self.detectors:
+                stage = f"detector {d.name!r}"
                 doc.add_layer(d.name, check_spans(d.detect(doc), doc, d.name))
+            stage = "resolver"
             return self._finish(doc)
         except ProcessingError:
             raise
         except Exception as exc:  # fail closed: the caller must not write this document
-            raise ProcessingError(f"document {doc.id!r} could not be processed: {type(exc).__name__}: {exc}") from exc
+            raise ProcessingError(f"{doc_ref(doc.id)} could not be processed: {_describe(exc, stage)}") from exc
 
     def run_group(self, docs: list[Document]) -> list[Document]:
         """Annotate a group of documents (typically one patient's) together."""
         for doc in docs:
             self._admit(doc)
+        stage = "resolver"
         try:
             for d in self.detectors:
+                stage = f"detector {d.name!r}"
                 results = d.detect_many(docs)
                 for doc, spans in zip(docs, results):
                     doc.add_layer(d.name, check_spans(spans, doc, d.name))
+            stage = "resolver"
             return [self._finish(doc) for doc in docs]
         except ProcessingError:
             raise
         except Exception as exc:
-            ids = ", ".join(repr(d.id) for d in docs[:3])
-            raise ProcessingError(f"documents {ids}... could not be processed: {type(exc).__name__}: {exc}") from exc
+            ids = ", ".join(doc_ref(d.id) for d in docs[:3]) + (", ..." if len(docs) > 3 else "")
+            raise ProcessingError(f"documents {ids} could not be processed: {_describe(exc, stage)}") from exc
 
     def pipe(self, docs: Iterable[Document]) -> Iterator[Document]:
         """Annotate a stream. Patient-level pipelines group documents by ``patient_id``

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator, Mapping
 
+from notescrub.docref import doc_ref
 from notescrub.errors import OffsetError
 
 __all__ = ["Span", "Document", "GOLD", "PHI"]
@@ -179,10 +180,10 @@ class Document:
             n = len(self._text)
             for s in items:
                 if not isinstance(s, Span):
-                    raise TypeError(f"layer {name!r} of document {self.id!r}: expected Span, got {type(s).__name__}")
+                    raise TypeError(f"layer {name!r} of document {doc_ref(self.id)}: expected Span, got {type(s).__name__}")
                 if s.end > n:
                     raise OffsetError(
-                        f"document {self.id!r}, layer {name!r}: span [{s.start}, {s.end}) "
+                        f"{doc_ref(self.id)}, layer {name!r}: span [{s.start}, {s.end}) "
                         f"({s.label}) ends past the text length {n}"
                     )
         self.layers[name] = items

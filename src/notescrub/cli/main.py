@@ -42,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"notescrub {__version__}")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars or info messages")
-    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging (never prints note text)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="debug logging; messages show document ids instead of keyed hashes (never note text)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _command_modules():
         p = sub.add_parser(
@@ -66,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         format="notescrub: %(levelname)s: %(message)s",
         stream=sys.stderr,
     )
+    from notescrub.docref import reveal_ids
+
+    reveal_ids(args.verbose)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 1

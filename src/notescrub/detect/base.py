@@ -18,6 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Iterable, Protocol, runtime_checkable
 
+from notescrub.docref import doc_ref
 from notescrub.types import Document, Span
 
 __all__ = ["Detector", "Trainable", "check_spans"]
@@ -53,5 +54,5 @@ def check_spans(spans: object, doc: Document, who: str) -> list[Span]:
         if not isinstance(s, Span):
             raise TypeError(f"detector {who!r} returned a {type(s).__name__} in its list, expected Span")
         if s.end > n:
-            raise ValueError(f"detector {who!r}: span [{s.start}, {s.end}) past the end of document {doc.id!r}")
+            raise ValueError(f"detector {who!r}: span [{s.start}, {s.end}) past the end of document {doc_ref(doc.id)}")
     return spans

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from notescrub.docref import doc_ref
 from notescrub.detect.base import Detector
 from notescrub.detect.crf_decode import (
     CRFWeights,
@@ -498,7 +499,7 @@ def rank_for_review(docs: Iterable[Document], key: str = "crf", per_token: bool 
     def score(d: Document) -> float:
         m = d.metadata.get(key)
         if not m:
-            raise ModelError(f"document {d.id!r} has no {key!r} confidence: annotate it with a CRF first")
+            raise ModelError(f"document {doc_ref(d.id)} has no {key!r} confidence: annotate it with a CRF first")
         return m["logprob"] / max(1, m["tokens"]) if per_token else m["logprob"]
 
     return sorted(docs, key=score)

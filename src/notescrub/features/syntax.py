@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError
 from notescrub.text.views import token_view
 from notescrub.types import Document
@@ -122,7 +123,7 @@ def parse(doc: Document, lang: str = "en", *, fused: bool = True) -> Parse:
 def _parse(doc: Document, fused: bool) -> Parse:
     nlp = _nlp()
     if len(doc.text) > _MAX_CHARS:
-        raise ConfigError(f"document {doc.id!r} is too long to parse ({len(doc.text)} characters)")
+        raise ConfigError(f"document {doc_ref(doc.id)} is too long to parse ({len(doc.text)} characters)")
     sdoc = nlp(doc.text)
     # one array read instead of a Python Token object per word and attribute
     from spacy.attrs import DEP, HEAD, IDX, IS_SPACE, LENGTH, TAG

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from notescrub.docref import doc_ref
 from notescrub.errors import InputFormatError, NotescrubError, UnknownFormatError
 from notescrub.io.atomic import atomic_dir, atomic_file
 from notescrub.io.base import FORMATS, Format, get_format
@@ -172,7 +173,7 @@ def _write_dir(f: Format, docs: Iterable[Document], out: Path, layer: str, overw
     with atomic_dir(out, overwrite=overwrite) as tmp:
         for doc in docs:
             if doc.id in seen:
-                raise InputFormatError(f"two documents have the id {doc.id!r}; one file per document needs unique ids")
+                raise InputFormatError(f"two documents have the id {doc_ref(doc.id)}; one file per document needs unique ids")
             seen.add(doc.id)
             f.write_document(doc, tmp, layer=layer)
     return len(seen)

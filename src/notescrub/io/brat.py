@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from notescrub.docref import doc_ref
 from notescrub.errors import InputFormatError
 from notescrub.io.checks import make_span, patient_from_stem, safe_filename
 from notescrub.io.decode import read_text
@@ -85,7 +86,7 @@ def dumps_ann(doc: Document, *, layer: str = "gold") -> str:
             used.add(tid)
         written.add(tid)
         if any(c.isspace() for c in s.label):
-            raise InputFormatError(f"document {doc.id!r}: label {s.label!r} contains whitespace and cannot be written to brat")
+            raise InputFormatError(f"{doc_ref(doc.id)}: label {s.label!r} contains whitespace and cannot be written to brat")
         offs = ";".join(f"{a} {b}" for a, b in s.pieces)
         quoted = re.sub(r"[\r\n\t]", " ", doc.span_text(s))
         lines.append(f"{tid}\t{s.label} {offs}\t{quoted}\n")

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from notescrub.docref import doc_ref
 from notescrub.errors import InputFormatError, OffsetError
 from notescrub.types import Span
 
@@ -98,5 +99,5 @@ def safe_filename(doc_id: str, suffix: str) -> str:
     '110-02.xml'
     """
     if not doc_id or doc_id in (".", "..") or doc_id.startswith(".") or any(c in doc_id for c in '/\\\0:'):
-        raise InputFormatError(f"document id {doc_id!r} cannot be used as a file name")
+        raise InputFormatError(f"document id {doc_ref(doc_id)} cannot be used as a file name")
     return doc_id + suffix

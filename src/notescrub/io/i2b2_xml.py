@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
+from notescrub.docref import doc_ref
 from notescrub.errors import InputFormatError
 from notescrub.io.checks import make_span, parse_int, patient_from_stem, safe_filename
 from notescrub.io.decode import read_text
@@ -56,7 +57,7 @@ def check_xml_chars(text: str, *, doc_id: str) -> None:
     m = _BAD_XML_RE.search(text)
     if m:
         raise InputFormatError(
-            f"document {doc_id!r}: character U+{ord(m.group()):04X} at offset {m.start()} cannot be written as XML 1.0"
+            f"{doc_ref(doc_id)}: character U+{ord(m.group()):04X} at offset {m.start()} cannot be written as XML 1.0"
         )
 
 
@@ -195,7 +196,7 @@ def dumps(doc: Document, *, layer: str = "gold") -> str:
 
 def _tag(doc: Document, s: Span, sid: str) -> str:
     if s.fragments:
-        log.warning("document %r: discontinuous span written as its whole extent [%d, %d)", doc.id, s.start, s.end)
+        log.warning("%s: discontinuous span written as its whole extent [%d, %d)", doc_ref(doc.id), s.start, s.end)
     text = doc.text[s.start : s.end]
     attrs = {"id": sid, "start": str(s.start), "end": str(s.end), "text": text, "TYPE": s.label,
              "comment": str(s.meta.get("comment", ""))}

@@ -21,6 +21,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from notescrub.docref import doc_ref
 from notescrub.errors import InputFormatError
 from notescrub.io.checks import make_span, patient_from_stem, safe_filename
 from notescrub.io.decode import read_text
@@ -81,19 +82,19 @@ def non_overlapping(doc: Document, layer: str, fmt: str) -> list[Span]:
     for a, b in pairwise(spans):
         if b.start < a.end:
             raise InputFormatError(
-                f"document {doc.id!r}: spans [{a.start}, {a.end}) and [{b.start}, {b.end}) overlap; "
+                f"{doc_ref(doc.id)}: spans [{a.start}, {a.end}) and [{b.start}, {b.end}) overlap; "
                 f"{fmt} tags cannot nest (resolve the layer first)"
             )
     for s in spans:
         if not re.fullmatch(r'[^"<>&\s]+', s.label):
-            raise InputFormatError(f"document {doc.id!r}: label {s.label!r} cannot be written as a TYPE attribute")
+            raise InputFormatError(f"{doc_ref(doc.id)}: label {s.label!r} cannot be written as a TYPE attribute")
     return spans
 
 
 def dumps(doc: Document, *, layer: str = "gold") -> str:
     """The note with the spans of ``layer`` wrapped in ``<PHI TYPE>`` tags."""
     if _ANY_TAG_RE.search(doc.text):
-        raise InputFormatError(f"document {doc.id!r}: its text contains a literal PHI tag; inline format would be ambiguous")
+        raise InputFormatError(f"{doc_ref(doc.id)}: its text contains a literal PHI tag; inline format would be ambiguous")
     out, pos = [], 0
     for s in non_overlapping(doc, layer, "inline"):
         out.append(doc.text[pos : s.start])

@@ -25,8 +25,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from notescrub.docref import doc_ref
 from notescrub.errors import NotescrubError, ProcessingError
 from notescrub.replace.engine import Replacer, ReplaceResult
+from notescrub.replace.keys import SurrogateKey
+from notescrub.replace.release import ReleasePolicy
 from notescrub.types import GOLD, Document, Span  # noqa: F401 (Span: doctest)
 
 __all__ = ["BatchResult", "deidentify"]
@@ -44,23 +47,25 @@ class BatchResult:
     report: Counter = field(default_factory=Counter)
 
 
-def _fail(doc_ids: list[str], exc: Exception, skip_bad: bool, out: BatchResult) -> None:
+def _fail(docs: list[tuple[int, str]], exc: Exception, skip_bad: bool, out: BatchResult) -> None:
+    """Fail closed on ``docs`` (``(input position, id)`` pairs); messages never quote ids or note text."""
     reason = exc.reason if isinstance(exc, NotescrubError) else type(exc).__name__
-    ids = ", ".join(repr(i) for i in doc_ids[:5]) + (" ..." if len(doc_ids) > 5 else "")
+    refs = ", ".join(doc_ref(i, position=p) for p, i in docs[:5]) + (" ..." if len(docs) > 5 else "")
     if not skip_bad:
-        raise ProcessingError(f"document {ids} could not be de-identified ({reason}); nothing was written "
+        raise ProcessingError(f"{refs} could not be de-identified ({reason}); nothing was written "
                               "(use --skip-bad to leave failing documents out)") from exc
-    log.warning("document %s skipped (not written): %s", ids, reason)
-    out.skipped.extend(doc_ids)
+    log.warning("%s skipped (not written): %s", refs, reason)
+    out.skipped.extend(i for _, i in docs)
 
 
-def _detected(docs: Iterable[Document], pipeline: Any, skip_bad: bool, out: BatchResult) -> Iterator[Document]:
+def _detected(docs: Iterable[Document], pipeline: Any, skip_bad: bool, out: BatchResult,
+              pos: dict[int, int]) -> Iterator[Document]:
     if not getattr(pipeline, "patient_level", False):
         for doc in docs:
             try:
                 yield pipeline(doc)
             except Exception as exc:  # noqa: BLE001 - fail closed on anything
-                _fail([doc.id], exc, skip_bad, out)
+                _fail([(pos.get(id(doc), 0), doc.id)], exc, skip_bad, out)
         return
     groups: dict[str, list[Document]] = defaultdict(list)
     for doc in docs:
@@ -72,7 +77,7 @@ def _detected(docs: Iterable[Document], pipeline: Any, skip_bad: bool, out: Batc
         try:
             yield from pipeline.run_group(group)
         except Exception as exc:  # noqa: BLE001
-            _fail([d.id for d in group], exc, skip_bad, out)
+            _fail([(pos.get(id(d), 0), d.id) for d in group], exc, skip_bad, out)
 
 
 def deidentify(
@@ -83,24 +88,39 @@ def deidentify(
     spans_from_input: bool = False,
     input_layer: str = GOLD,
     skip_bad: bool = False,
+    release: ReleasePolicy | None = None,
 ) -> BatchResult:
     """Detect (or take the input's spans) and replace, for every document.
 
     Exactly one of ``pipeline`` and ``spans_from_input`` must be given. Output
-    documents carry the replaced and the kept spans, re-located, in layer ``gold``.
+    documents carry the replaced and the kept spans, re-located, in layer ``gold``,
+    and only what ``release`` allows of the input (default: the id; patient ids as
+    pseudonyms keyed by the replacer's key, or by a key made for this batch).
     """
     if (pipeline is None) == (not spans_from_input):
         raise ValueError("give either a pipeline or spans_from_input=True")
+    policy = (release or ReleasePolicy()).with_key(replacer.key)
+    if policy.key is None:
+        policy = policy.with_key(SurrogateKey.generate())
     out = BatchResult()
     layer = input_layer if spans_from_input else getattr(pipeline, "output_layer", "phi")
-    stream = docs if spans_from_input else _detected(docs, pipeline, skip_bad, out)
+    pos: dict[int, int] = {}  # id(document) -> 1-based input position, for messages
+
+    def numbered(items: Iterable[Document]) -> Iterator[Document]:
+        for n, d in enumerate(items, 1):
+            pos[id(d)] = n
+            yield d
+
+    stream = numbered(docs) if spans_from_input else _detected(numbered(docs), pipeline, skip_bad, out, pos)
     for doc in stream:
         try:
             res = replacer.replace(doc, layer=layer)
         except Exception as exc:  # noqa: BLE001
-            _fail([doc.id], exc, skip_bad, out)
+            _fail([(pos.get(id(doc), 0), doc.id)], exc, skip_bad, out)
             continue
+        finally:
+            pos.pop(id(doc), None)
         out.results.append(res)
-        out.documents.append(res.document(doc, GOLD))
+        out.documents.append(res.document(doc, GOLD, policy))
         out.report.update(res.report)
     return out

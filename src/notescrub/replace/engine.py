@@ -32,12 +32,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
+from notescrub.docref import doc_ref
 from notescrub.detect.resolve import Resolver, get_resolver
 from notescrub.errors import ConfigError, NotescrubError, OffsetError, ProcessingError
 from notescrub.replace.base import Context, Operator, ReplaceState
 from notescrub.replace.keys import SurrogateKey
 from notescrub.replace.offsets import Edit, OffsetMap
 from notescrub.replace.operators import Hash, Mask, Redact, Tag
+from notescrub.replace.release import ReleasePolicy
 from notescrub.replace.surrogate import surrogate_operators
 from notescrub.replace.vocabulary import Vocabulary, get_vocabulary
 from notescrub.taxonomy import canonical, hipaa_identifiers, scheme_labels
@@ -96,11 +98,14 @@ class ReplaceResult:
     kept: list[Span] = field(default_factory=list)
     report: Counter = field(default_factory=Counter)
 
-    def document(self, source: Document, layer: str = "gold") -> Document:
-        """A new :class:`Document` holding the new text and all spans in ``layer``."""
-        meta = dict(source.metadata)
-        meta["deidentified"] = True
-        return Document(source.id, self.text, source.patient_id, meta, {layer: self.spans + self.kept})
+    def document(self, source: Document, layer: str = "gold", release: ReleasePolicy | None = None) -> Document:
+        """The de-identified :class:`Document`: new text and all spans in ``layer``.
+
+        Only what ``release`` allows is carried over from ``source`` (by default: the
+        id, no metadata, no span extras and no patient id; see
+        :class:`~notescrub.replace.release.ReleasePolicy`).
+        """
+        return (release or ReleasePolicy()).release(source, self.text, self.spans + self.kept, layer)
 
 
 class Replacer:
@@ -194,10 +199,10 @@ class Replacer:
         n = len(doc.text)
         for s in spans:
             if not isinstance(s, Span):
-                raise OffsetError(f"document {doc.id!r}: expected Span objects, got {type(s).__name__}")
+                raise OffsetError(f"{doc_ref(doc.id)}: expected Span objects, got {type(s).__name__}")
             for a, b in s.pieces:
                 if not 0 <= a <= b <= n:
-                    raise OffsetError(f"document {doc.id!r}: span [{a}, {b}) ({s.label}) lies outside the text "
+                    raise OffsetError(f"{doc_ref(doc.id)}: span [{a}, {b}) ({s.label}) lies outside the text "
                                       f"(length {n})")
         chosen = [s for s in spans if self.selected(s)]
         pieces = sorted((a, b, s) for s in chosen for a, b in s.pieces if b > a)
@@ -205,10 +210,10 @@ class Replacer:
             if a2 < b1:
                 if self.resolver is None:
                     raise OffsetError(
-                        f"document {doc.id!r}: spans [{a1}, {b1}) {s1.label} and [{a2}, {b2}) {s2.label} overlap; "
+                        f"{doc_ref(doc.id)}: spans [{a1}, {b1}) {s1.label} and [{a2}, {b2}) {s2.label} overlap; "
                         "resolve them first (notescrub.detect.resolve, e.g. resolve='longest') or fix the input")
                 merged = self.resolver(list(chosen))
-                log.info("document %s: resolved %d overlapping spans into %d", doc.id, len(chosen), len(merged))
+                log.info("%s: resolved %d overlapping spans into %d", doc_ref(doc.id), len(chosen), len(merged))
                 return merged
         return chosen
 
@@ -241,10 +246,15 @@ class Replacer:
         report.subtract(before)
         return ReplaceResult(doc.id, "".join(parts), new_spans, list(chosen), offsets, kept, +report)
 
-    def apply(self, doc: Document, *, layer: str | None = None, out_layer: str | None = None) -> Document:
-        """Replace and return a new document whose ``out_layer`` (default: the read layer) holds the relocated spans."""
+    def apply(self, doc: Document, *, layer: str | None = None, out_layer: str | None = None,
+              release: ReleasePolicy | None = None) -> Document:
+        """Replace and return a new document whose ``out_layer`` (default: the read layer) holds the relocated spans.
+
+        The new document carries what ``release`` allows (default: nothing but the id;
+        the patient id pseudonymised with this replacer's key when it has one).
+        """
         res = self.replace(doc, layer=layer)
-        return res.document(doc, out_layer or layer or self.layer)
+        return res.document(doc, out_layer or layer or self.layer, (release or ReleasePolicy()).with_key(self.key))
 
     def _prepare(self, doc: Document, chosen: Sequence[Span], patient: str) -> None:
         groups: dict[int, tuple[Operator, list[tuple[Span, str]]]] = {}
@@ -257,7 +267,7 @@ class Replacer:
             except NotescrubError:
                 raise
             except Exception as exc:
-                raise ProcessingError(f"document {doc.id!r}: preparing the {op.name} operator failed: "
+                raise ProcessingError(f"{doc_ref(doc.id)}: preparing the {op.name} operator failed: "
                                       f"{type(exc).__name__}") from exc
 
     def _one(self, doc: Document, span: Span, a: int, b: int, patient: str) -> str:
@@ -273,10 +283,10 @@ class Replacer:
         except NotescrubError:
             raise
         except Exception as exc:  # fail closed: the caller must not write this document
-            raise ProcessingError(f"document {doc.id!r}: replacing a {type_name} span at [{a}, {b}) failed: "
+            raise ProcessingError(f"{doc_ref(doc.id)}: replacing a {type_name} span at [{a}, {b}) failed: "
                                   f"{type(exc).__name__}") from exc
         if not isinstance(new, str):
-            raise ProcessingError(f"document {doc.id!r}: operator {op.name} returned {type(new).__name__}, not str")
+            raise ProcessingError(f"{doc_ref(doc.id)}: operator {op.name} returned {type(new).__name__}, not str")
         self.state.count(f"op:{op.name}")
         return new
 

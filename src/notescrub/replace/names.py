@@ -51,6 +51,8 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _TITLES = frozenset(
     ["dr", "dra", "doctor", "mr", "mrs", "ms", "miss", "mister", "prof", "professor", "sr", "sra", "srta", "don", "dona", "doña", "md", "do", "rn", "np", "pa", "phd", "dds", "dmd", "jr", "jnr", "sen", "iii", "ii", "iv", "mba", "mph", "facp", "facs", "pharmd", "lpn", "cnm", "crna", "pac", "dpm", "od"]
 )
+#: title/credential words that are also given or family names
+_NAME_LIKE_TITLES = frozenset(["don", "dona", "doña", "do", "pa", "sen", "od", "sr", "sra"])
 _MALE_TITLE = re.compile(r"\b(?:mr|mister|sr|señor|senor|don)\.?\s*$", re.IGNORECASE)
 _FEMALE_TITLE = re.compile(r"\b(?:mrs|ms|miss|sra|srta|señora|senora|doña|dona)\.?\s*$", re.IGNORECASE)
 _ANY_TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mister|dr|dra|prof|sr|sra|srta|don|doña)\.?\s*$", re.IGNORECASE)
@@ -83,8 +85,11 @@ def split_name(text: str, *, lone_role: str = "family", spanish: bool = False) -
     words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
     roles: dict[int, str] = {}
     names: list[int] = []
-    for i, (_, _, w) in enumerate(words):
-        if w.lower().rstrip(".") in _TITLES and len(words) > 1 and not (w.isupper() and len(w) > 3):
+    for i, (a, b, w) in enumerate(words):
+        title = w.lower() in _TITLES and len(words) > 1 and not (w.isupper() and len(w) > 3)
+        if title and w.lower() in _NAME_LIKE_TITLES:  # "Don Smith", "Pa Lee": names unless "Don." / ", PA"
+            title = text[b : b + 1] == "." or text[:a].rstrip().endswith(",")
+        if title:
             roles[i] = "title"
         elif _is_initial(w):
             roles[i] = "initial"
@@ -112,6 +117,21 @@ def split_name(text: str, *, lone_role: str = "family", spanish: bool = False) -
             for i in u:
                 roles[i] = "family" if k >= len(units) - n_family else "given"
     return [NameWord(a, b, w, roles[i]) for i, (a, b, w) in enumerate(words)]
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _scrub_digits(text: str, ctx: Context) -> str:
+    """Digits inside a name span (an MRN or pager swallowed with the name) replaced by other digits.
+
+    The name words are replaced one by one; everything else of the span was kept so far,
+    so a span that is not a clean name (``99887766 Ana Ruiz``) would keep its numbers.
+    """
+    if not any(c.isdigit() for c in text):
+        return text
+    assert ctx.key is not None
+    return _DIGITS.sub(lambda m: same_shape(m.group(), ctx.key.rng("NAME-digits", ctx.patient, m.group())), text)
 
 
 def context_gender(ctx: Context) -> str | None:
@@ -184,7 +204,7 @@ class NameSurrogate(Operator):
             else:
                 new = self._family(ctx, w.text)
             out = out[: w.start] + new + out[w.end :]
-        return out
+        return _scrub_digits(out, ctx)
 
     @staticmethod
     def _first_initial(words: list[NameWord]) -> NameWord | None:

@@ -60,6 +60,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep-annotations", action="store_true",
                    help="also write the replaced spans located in the new text as JSONL "
                         "({id, text, spans} in input order) to OUTPUT.spans.jsonl (stdout for a printed note)")
+    p.add_argument("--keep-original-offsets", action="store_true",
+                   help="with --keep-annotations, also write each span's original_start/original_end "
+                        "(they reveal the length and place of every PHI mention in the original note)")
+    p.add_argument("--keep-field", action="append", metavar="NAME", default=[],
+                   help="copy this metadata field (JSONL meta key, CSV/Parquet column, 'brat_other') to the output "
+                        "verbatim; 'patient' keeps patient ids instead of keyed pseudonyms. Repeatable; "
+                        "by default nothing but the text, the spans and the id is written")
     p.add_argument("--spans-from-input", action="store_true", help="replace the spans the annotated input carries; no model")
     p.add_argument("--layer", default="gold", help="input layer used by --spans-from-input (default: gold)")
     p.add_argument("--max-chars", type=int, metavar="N", default=None,
@@ -92,9 +99,8 @@ def _key(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from notescrub.replace.keys import SurrogateKey
 
     if args.mode not in ("surrogate", "hash"):
-        if args.key_file:
-            log.info("--key-file is not used by --mode %s", args.mode)
-        return None, False
+        # no surrogates, but a given key still keys the patient pseudonyms and document references
+        return (SurrogateKey.load(args.key_file) if args.key_file else None), False
     if args.key_file:
         return SurrogateKey.load(args.key_file), False
     return SurrogateKey.generate(), True
@@ -129,12 +135,16 @@ def _pipeline(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return pipeline
 
 
-def _annotation_records(batch) -> list[str]:  # type: ignore[no-untyped-def]
+def _annotation_records(batch, original_offsets: bool = False) -> list[str]:  # type: ignore[no-untyped-def]
     lines = []
     for doc, res in zip(batch.documents, batch.results):
-        spans = [{"start": s.start, "end": s.end, "type": s.phi or s.label, "label": s.label,
-                  "text": res.text[s.start:s.end], "original_start": o.start, "original_end": o.end}
-                 for s, o in zip(res.spans, res.original)]
+        spans = []
+        for s, o in zip(res.spans, res.original):
+            item = {"start": s.start, "end": s.end, "type": s.phi or s.label, "label": s.label,
+                    "text": res.text[s.start:s.end]}
+            if original_offsets:  # opt-in: they reveal where and how long each PHI mention was
+                item.update(original_start=o.start, original_end=o.end)
+            spans.append(item)
         lines.append(json.dumps({"id": doc.id, "patient": doc.patient_id, "text": res.text, "spans": spans},
                                 ensure_ascii=False))
     return lines
@@ -156,16 +166,37 @@ def _write_text(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8", newline="")
 
 
+def _keep_fields(values: list[str]) -> set[str]:
+    """``--keep-field a --keep-field b,c`` -> ``{"a", "b", "c"}``.
+
+    >>> sorted(_keep_fields(["site", "note_type, patient"]))
+    ['note_type', 'patient', 'site']
+    """
+    out = {v.strip() for item in values for v in item.split(",") if v.strip()}
+    for name in out:
+        if name in ("id", "text", "spans"):
+            raise ConfigError(f"--keep-field {name}: the {name} is always written")
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
+    from notescrub.docref import set_ref_key
     from notescrub.io import detect_format, read_corpus, write_corpus
     from notescrub.replace.batch import deidentify
     from notescrub.replace.engine import Replacer
+    from notescrub.replace.keys import SurrogateKey
+    from notescrub.replace.release import ReleasePolicy
 
     fmt = args.format or detect_format(args.input)
     to_stdout = args.output is None
     if to_stdout and not (fmt == "txt" and Path(args.input).is_file()):
         raise ConfigError("-o OUTPUT is required unless INPUT is a single plain-text note")
     key, generated = _key(args)
+    if args.keep_original_offsets and not args.keep_annotations:
+        raise ConfigError("--keep-original-offsets only applies with --keep-annotations")
+    release_key = key if key is not None else SurrogateKey.generate()  # run-only key: pseudonyms of this run
+    set_ref_key(release_key.digest("DOC-REF", None, ""))
+    release = ReleasePolicy(_keep_fields(args.keep_field), release_key)
     replacer = Replacer(
         args.mode, key=key, types=args.types, layer=args.layer, resolve=args.resolve,
         shift_range=_shift_range(args.date_shift), age_bucket=args.age_bucket, tag_template=args.tag_template,
@@ -174,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     pipeline = None if args.spans_from_input else _pipeline(args)
     docs = read_corpus(args.input, fmt, skip_bad=args.skip_bad)
     batch = deidentify(docs, replacer, pipeline=pipeline, spans_from_input=args.spans_from_input,
-                       input_layer=args.layer, skip_bad=args.skip_bad)
+                       input_layer=args.layer, skip_bad=args.skip_bad, release=release)
     if not batch.documents:
         raise ProcessingError("no document could be de-identified; nothing was written")
     for event, n in sorted(batch.report.items()):
@@ -183,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
     if generated:
         _save_new_key(key)
     if to_stdout:
-        out = "\n".join(_annotation_records(batch)) + "\n" if args.keep_annotations else batch.documents[0].text
+        out = "\n".join(_annotation_records(batch, args.keep_original_offsets)) + "\n" if args.keep_annotations else batch.documents[0].text
         sys.stdout.write(out)
         sys.stdout.flush()
     elif fmt == "txt" and Path(args.input).is_file() and args.out_format in (None, "txt"):
@@ -192,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         n = write_corpus(batch.documents, args.output, args.out_format or fmt, overwrite=args.force)
         if args.keep_annotations:
-            _write_lines(Path(str(Path(args.output)).rstrip("/") + ".spans.jsonl"), _annotation_records(batch))
+            _write_lines(Path(str(Path(args.output)).rstrip("/") + ".spans.jsonl"), _annotation_records(batch, args.keep_original_offsets))
         log.info("wrote %d de-identified document(s) to %s (%s)", n, args.output, args.out_format or fmt)
     replaced = sum(len(r.spans) for r in batch.results)
     log.info("replaced %d span(s) in %d document(s) with mode %s%s", replaced, len(batch.results), args.mode,
