@@ -135,3 +135,17 @@ def test_original_offsets_are_opt_in(tmp_path, key_file):
     assert (span["original_start"], span["original_end"]) == (8, 12)
     assert main(["-q", "deid", str(src), "-o", str(tmp_path / "x.jsonl"), "--spans-from-input",
                  "--key-file", key_file, "--keep-original-offsets"]) == 2
+
+
+def test_reversed_input_gives_the_same_surrogates(tmp_path, key_file, en_dev_dir):
+    """Surrogates do not depend on processing order (reliability issue §2), end to end."""
+    src = en_dev_dir / "en-dev.jsonl"
+    lines = src.read_text(encoding="utf-8").splitlines()
+    rev = tmp_path / "rev.jsonl"
+    rev.write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8")
+    outs = []
+    for name, path in (("fwd", src), ("rev", rev)):
+        out = tmp_path / f"{name}.jsonl"
+        assert main(["-q", "deid", str(path), "-o", str(out), "--spans-from-input", "--key-file", key_file]) == 0
+        outs.append({r["id"]: r["text"] for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())})
+    assert len(outs[0]) == len(lines) and outs[0] == outs[1]

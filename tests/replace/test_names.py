@@ -69,11 +69,11 @@ def test_same_value_same_surrogate_across_runs_and_patients():
     assert Run(SurrogateKey(b"\x05" * 32))("Anna Kowalski", "Anna Kowalski") != Run()("Anna Kowalski", "Anna Kowalski")
 
 
-@pytest.mark.parametrize("left, gender", [("Mrs. ", "F"), ("Mr. ", "M")])
-def test_title_gives_gender(left, gender):
-    for i in range(15):
-        out = Run()(left + "Quinlan Vey", "Quinlan Vey", patient=f"P{i}")
-        assert gender_of_name(out.split()[0]) in (gender, None)
+def test_title_does_not_change_the_given_name_surrogate():
+    # consistency across notes beats guessing a gender from this mention's context
+    for i in range(10):
+        outs = {Run()(left + "Quinlan Vey", "Quinlan Vey", patient=f"P{i}").split()[0] for left in ("Mrs. ", "Mr. ", "")}
+        assert len(outs) == 1
 
 
 def test_known_first_name_keeps_gender():
@@ -89,13 +89,3 @@ def test_never_equal_and_titles_kept():
         assert out != text
     assert run("Dr Smith", "Dr Smith").startswith("Dr ")
 
-
-def test_gender_from_title_elsewhere_in_the_note():
-    text = "Patient: OKONKWO, Quinlan. Ms. Okonkwo is 67."
-    for i in range(12):
-        doc = Document("d", text, f"P{i}")
-        spans = [Span(9, 25, "PATIENT"), Span(31, 38, "PATIENT")]
-        op, state = NameSurrogate(), ReplaceState()
-        op.prepare(doc, [(s, doc.span_text(s)) for s in spans], state, f"P{i}", KEY)
-        out = op.replacement(Context(doc, spans[0], doc.span_text(spans[0]), "PATIENT", f"P{i}", KEY, state))
-        assert gender_of_name(out.split(", ")[1]) in ("F", None)

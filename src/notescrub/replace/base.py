@@ -31,13 +31,21 @@ from notescrub.types import Document, Span
 __all__ = ["Context", "Operator", "ReplaceState"]
 
 
+#: memo tables that hold evidence read from the current document only
+DOCUMENT_SCOPED = ("name-pairs", "acronyms")
+
+
 @dataclass
 class ReplaceState:
     """Mutable state shared by the operators of one :class:`~notescrub.replace.engine.Replacer`.
 
     ``caches`` holds per-operator memo tables (keyed by patient), so repeated values
     within a run are decided once; ``report`` counts events (fallbacks, unknown types)
-    without storing any PHI.
+    without storing any PHI. Memo tables only remember decisions that are a pure
+    function of (key, patient, value, role); evidence gathered from a document (which
+    given name goes with a surname, which full name an acronym abbreviates) lives in the
+    tables named in :data:`DOCUMENT_SCOPED`, emptied before each document, so that no
+    surrogate depends on which documents were processed before it.
     """
 
     caches: dict[str, dict[Any, Any]] = field(default_factory=dict)
@@ -46,6 +54,11 @@ class ReplaceState:
     def cache(self, name: str) -> dict[Any, Any]:
         """The memo table called ``name`` (created empty)."""
         return self.caches.setdefault(name, {})
+
+    def new_document(self) -> None:
+        """Forget the evidence of the previous document (see :data:`DOCUMENT_SCOPED`)."""
+        for name in DOCUMENT_SCOPED:
+            self.caches.pop(name, None)
 
     def count(self, event: str, n: int = 1) -> None:
         self.report[event] += n

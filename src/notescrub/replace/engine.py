@@ -224,6 +224,7 @@ class Replacer:
         chosen = self._check(doc, source)
         before = Counter(self.state.report)
         patient = doc.patient_id if doc.patient_id is not None else f"doc:{doc.id}"
+        self.state.new_document()  # surrogates never depend on the documents replaced before
         self._prepare(doc, chosen, patient)
         units = sorted(((a, b, i) for i, s in enumerate(chosen) for a, b in s.pieces if b > a), key=lambda u: u[0])
         parts: list[str] = []

@@ -9,8 +9,9 @@ surname in a full name, and a nickname maps like its full name (``Bob`` ->
 the short form of ``Robert``'s surrogate). Initials become the initial of the
 surrogate given name they abbreviate (when the document has that full name) or a
 different letter. Case (ALL CAPS, lower, Title), punctuation and spacing are kept;
-titles and credentials (``Dr``, ``MD``, ``Jr``) are left alone. Given names are
-gender-aware: the name's own list, else a title (Mr/Mrs/Ms...) or pronouns nearby.
+titles and credentials (``Dr``, ``MD``, ``Jr``) are left alone. Given names keep the
+gender of the name's own list (else a keyed draw): never the mention's context, so a
+name gets the same surrogate in every note whatever was processed before.
 
 >>> from notescrub.replace.base import Context, ReplaceState
 >>> from notescrub.replace.keys import SurrogateKey
@@ -45,7 +46,7 @@ from notescrub.replace.vocabulary import (
 )
 from notescrub.types import Document, Span
 
-__all__ = ["NameSurrogate", "NameWord", "context_gender", "split_name"]
+__all__ = ["NameSurrogate", "NameWord", "split_name"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _TITLES = frozenset(
@@ -53,11 +54,7 @@ _TITLES = frozenset(
 )
 #: title/credential words that are also given or family names
 _NAME_LIKE_TITLES = frozenset(["don", "dona", "doña", "do", "pa", "sen", "od", "sr", "sra"])
-_MALE_TITLE = re.compile(r"\b(?:mr|mister|sr|señor|senor|don)\.?\s*$", re.IGNORECASE)
-_FEMALE_TITLE = re.compile(r"\b(?:mrs|ms|miss|sra|srta|señora|senora|doña|dona)\.?\s*$", re.IGNORECASE)
 _ANY_TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mister|dr|dra|prof|sr|sra|srta|don|doña)\.?\s*$", re.IGNORECASE)
-_HE = re.compile(r"\b(?:he|him|his|himself|man|male|gentleman|husband|father|son|brother|boy)\b", re.IGNORECASE)
-_SHE = re.compile(r"\b(?:she|her|hers|herself|woman|female|lady|wife|mother|daughter|sister|girl)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -134,24 +131,6 @@ def _scrub_digits(text: str, ctx: Context) -> str:
     return _DIGITS.sub(lambda m: same_shape(m.group(), ctx.key.rng("NAME-digits", ctx.patient, m.group())), text)
 
 
-def context_gender(ctx: Context) -> str | None:
-    """``"M"``/``"F"`` from a title just before the span or unambiguous pronouns after it."""
-    left = ctx.left(14)
-    if _MALE_TITLE.search(left):
-        return "M"
-    if _FEMALE_TITLE.search(left):
-        return "F"
-    if ctx.type != "PATIENT":
-        return None
-    window = ctx.right(160)
-    he, she = len(_HE.findall(window)), len(_SHE.findall(window))
-    if he and not she:
-        return "M"
-    if she and not he:
-        return "F"
-    return None
-
-
 class NameSurrogate(Operator):
     """Realistic, consistent person-name surrogates (PATIENT, DOCTOR)."""
 
@@ -166,19 +145,14 @@ class NameSurrogate(Operator):
 
     def prepare(self, doc: Document, items: Sequence[tuple[Span, str]], state: ReplaceState, patient: str,
                 key: SurrogateKey | None) -> None:
-        """Remember which given names go with which surnames, to resolve initials."""
+        """Remember which given names go with which surnames in this document, to resolve initials."""
         table = state.cache("name-pairs").setdefault(patient, {})
-        genders = state.cache("name-gender")
-        for span, text in items:
+        for _, text in items:
             words = split_name(text)
             fams = [w.text for w in words if w.role == "family"]
             givens = [w.text for w in words if w.role == "given"]
             if fams and givens:
                 table.setdefault(normalise_value(fams[-1]), []).append(givens[0])
-            left = doc.text[max(0, span.start - 14) : span.start]
-            gender = "M" if _MALE_TITLE.search(left) else "F" if _FEMALE_TITLE.search(left) else None
-            if gender and fams:  # "Ms. Okonkwo" tells the gender of "Adaeze Okonkwo" in the same note
-                genders.setdefault((patient, normalise_value(fams[-1])), gender)
 
     def replacement(self, ctx: Context) -> str:
         words = split_name(ctx.text, lone_role=self._lone_role(ctx), spanish=ctx.locale == "es")
@@ -226,7 +200,7 @@ class NameSurrogate(Operator):
 
     def _pick(self, ctx: Context, role: str, norm: str, draw) -> str:  # type: ignore[no-untyped-def]
         cache = ctx.state.cache("names")
-        k = (ctx.patient, role, norm)
+        k = (ctx.patient, role, norm, ctx.locale)
         if k not in cache:
             assert ctx.key is not None
             rng = ctx.key.rng("NAME-" + role, ctx.patient, norm)
@@ -241,9 +215,12 @@ class NameSurrogate(Operator):
     def _given(self, ctx: Context, word: str, surnames: Sequence[str] = ()) -> str:
         canon = nickname_canonical(word)
         norm = canon or normalise_value(word)
-        gender = gender_of_name(canon or word) or context_gender(ctx)
-        if gender is None and surnames:
-            gender = ctx.state.cache("name-gender").get((ctx.patient, normalise_value(surnames[-1])))
+        # the gender comes from the name alone (its list, else a keyed draw), never from the
+        # context of this mention: a given name maps to the same surrogate in every note
+        gender = gender_of_name(canon or word)
+        if gender is None:
+            assert ctx.key is not None
+            gender = "MF"[ctx.key.rng("NAME-gender", ctx.patient, norm).randrange(2)]
         vocab = self._vocab(ctx)
         sur = self._pick(ctx, "given", norm, lambda rng: vocab.given_name(rng, gender))
         if canon:

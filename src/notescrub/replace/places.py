@@ -103,7 +103,7 @@ class _Whole(Operator):
 
     def pick(self, ctx: Context, norm: str, draw=None) -> str:  # type: ignore[no-untyped-def]
         cache = ctx.state.cache("places")
-        k = (ctx.patient, self.role, norm)
+        k = (ctx.patient, self.role, norm, ctx.locale)
         if k not in cache:
             assert ctx.key is not None
             rng = ctx.key.rng("PLACE-" + self.role, ctx.patient, norm)
