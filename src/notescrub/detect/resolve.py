@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
+from sortedcontainers import SortedList
+
 from notescrub.errors import ConfigError
 from notescrub.types import Span
 
@@ -37,13 +39,66 @@ __all__ = ["Resolver", "longest", "highest_score", "Priority", "union", "Cover",
 Resolver = Callable[[list[Span]], list[Span]]
 
 
+class _Disjoint:
+    """Non-overlapping non-empty intervals kept sorted, for O(log n) overlap queries.
+
+    Ends grow with starts (the intervals are disjoint), so the intervals meeting
+    ``[a, b)`` are the run that ends at the last one starting before ``b``.
+    """
+
+    def __init__(self) -> None:
+        self._items: SortedList = SortedList()
+
+    def add(self, a: int, b: int) -> None:
+        if b > a:
+            self._items.add((a, b))
+
+    def meeting(self, a: int, b: int) -> list[tuple[int, int]]:
+        """Intervals that share a character with ``[a, b)`` (an empty ``[a, a)``: strictly inside), in order."""
+        items = self._items
+        i = items.bisect_left((b, b)) - 1
+        out = []
+        while i >= 0:
+            x, y = items[i]
+            if y <= a or (a == b and not x < a):
+                break
+            out.append((x, y))
+            i -= 1
+        return out[::-1]
+
+    def overlaps(self, a: int, b: int) -> bool:
+        return bool(self.meeting(a, b))
+
+
 def greedy(spans: Iterable[Span], key: Callable[[Span], tuple]) -> list[Span]:
-    """Keep spans in order of decreasing ``key`` while they overlap nothing kept."""
+    """Keep spans in order of decreasing ``key`` while they overlap nothing kept (O(n log n)).
+
+    An empty span overlaps a kept span only strictly inside it, and is kept at most once
+    at a given offset (as :meth:`Span.overlaps` decides).
+    """
     kept: list[Span] = []
+    taken = _Disjoint()
+    empties: set[int] = set()
     for s in sorted(spans, key=key, reverse=True):
-        if not any(s.overlaps(k) for k in kept):
-            kept.append(s)
+        if s.end > s.start:
+            if taken.overlaps(s.start, s.end) or _has_empty_inside(empties, s.start, s.end):
+                continue
+            taken.add(s.start, s.end)
+        elif taken.overlaps(s.start, s.start):
+            continue
+        else:
+            empties.add(s.start)
+        kept.append(s)
     return sorted(kept, key=Span.sort_key)
+
+
+def _has_empty_inside(empties: set[int], a: int, b: int) -> bool:
+    """Is a kept empty span strictly inside ``[a, b)``? (rare: checked only when some exist)."""
+    if not empties:
+        return False
+    if b - a - 1 < len(empties):
+        return any(x in empties for x in range(a + 1, b))
+    return any(a < x < b for x in empties)
 
 
 def longest(spans: list[Span]) -> list[Span]:
@@ -133,14 +188,18 @@ class Cover:
     def __call__(self, spans: list[Span]) -> list[Span]:
         kept = self.base(spans)
         kept_set = set(kept)
+        covered = _Disjoint()
+        for k in kept:
+            covered.add(k.start, k.end)
         extra: list[Span] = []
         for s in sorted(spans, key=lambda x: (-x.score, -x.length, x.start)):
             if s in kept_set:
                 continue
-            for a, b in _uncovered(s.start, s.end, kept + extra):
+            for a, b in _gaps(s.start, s.end, covered.meeting(s.start, s.end)):
                 a, b = self._trim(a, b)
                 if b > a:
                     extra.append(Span(a, b, s.label, s.score, s.source, meta={**s.meta, "remainder": True}))
+                    covered.add(a, b)
         return sorted(kept + extra, key=Span.sort_key)
 
     def _trim(self, a: int, b: int) -> tuple[int, int]:
@@ -157,22 +216,16 @@ class Cover:
         return f"Cover({self.base!r})"
 
 
-def _uncovered(start: int, end: int, kept: list[Span]) -> list[tuple[int, int]]:
-    pieces = [(start, end)]
-    for k in kept:
-        if k.end <= start or k.start >= end:
-            continue
-        nxt = []
-        for a, b in pieces:
-            if k.end <= a or k.start >= b:
-                nxt.append((a, b))
-                continue
-            if a < k.start:
-                nxt.append((a, k.start))
-            if k.end < b:
-                nxt.append((k.end, b))
-        pieces = nxt
-    return pieces
+def _gaps(start: int, end: int, covering: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Parts of ``[start, end)`` outside ``covering`` (sorted, disjoint intervals)."""
+    pieces, pos = [], start
+    for a, b in covering:
+        if a > pos:
+            pieces.append((pos, min(a, end)))
+        pos = max(pos, b)
+    if pos < end:
+        pieces.append((pos, end))
+    return [(a, b) for a, b in pieces if b > a]
 
 
 RESOLVERS: dict[str, Resolver] = {"longest": longest, "highest_score": highest_score, "union": union}
