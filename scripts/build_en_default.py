@@ -42,6 +42,8 @@ from notescrub.synth import generate_corpus
 from notescrub.synth.recase import recased_corpus
 
 EN_DEV = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "en-dev" / "en-dev.jsonl"
+#: the English notes written for this project by independent writers (corpora/en-writers/README.md)
+WRITERS = Path(__file__).resolve().parents[1] / "corpora" / "en-writers"
 
 #: O-bias of the stacked CRF at each operating point (negative = more recall)
 PRESETS = {
@@ -65,8 +67,29 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
 POST_FILE = Path(__file__).resolve().parents[1] / "src" / "notescrub" / "models" / "en-default" / "post.toml"
 
 
-def training_corpus(holdout: set[str], synth_patients: int, seed: int, recase: bool = True) -> tuple[list, dict]:
-    dev = [d for d in read_corpus(EN_DEV) if d.patient_id not in holdout]
+def writer_notes(root: Path = WRITERS, exclude: set[str] = frozenset()) -> dict[str, list]:
+    """{writer: notes} of the writers' corpus (``corpora/en-writers/<writer>/PNNN-K.txt``), minus ``exclude``."""
+    out = {}
+    for folder in sorted(p for p in root.iterdir() if any(p.glob("P*.txt"))):
+        if folder.name not in exclude:
+            docs = list(read_corpus(folder, "inline"))
+            for d in docs:
+                d.metadata["writer"] = folder.name
+            out[folder.name] = docs
+    return out
+
+
+def training_corpus(holdout: set[str], synth_patients: int, seed: int, recase: bool = True,
+                    holdout_writers: set[str] = frozenset(), writers_root: Path | None = WRITERS) -> tuple[list, dict]:
+    """Training documents and a record of what went in.
+
+    ``holdout`` removes en-dev patients; ``holdout_writers`` removes whole writers of the
+    writers' corpus (``"en-dev"`` names the en-dev notes themselves).
+    """
+    dev = [] if "en-dev" in holdout_writers else [d for d in read_corpus(EN_DEV) if d.patient_id not in holdout]
+    by_writer = writer_notes(writers_root, set(holdout_writers)) if writers_root and writers_root.is_dir() else {}
+    written = [d for docs in by_writer.values() for d in docs]
+    dev = dev + written
     rep: dict[str, list] = {}
     for style, s in (("random", seed + 1), ("oov", seed + 2)):
         rep[style] = list(repopulate_corpus([d.copy() for d in dev], style=style, seed=s))
@@ -76,8 +99,10 @@ def training_corpus(holdout: set[str], synth_patients: int, seed: int, recase: b
         cased += recased_corpus(rep["oov"], "upper", share=0.25, seed=seed + 4)
     syn = list(generate_corpus(synth_patients, (1, 4), seed=seed))
     data = {
-        "en_dev_notes": len(dev),
-        "en_dev_patients": sorted({d.patient_id for d in dev}),
+        "writers": {w: len(docs) for w, docs in by_writer.items()},
+        "heldout_writers": sorted(holdout_writers),
+        "en_dev_notes": len(dev) - len(written),
+        "en_dev_patients": sorted({d.patient_id for d in dev if "writer" not in d.metadata}),
         "repopulated_notes": sum(len(v) for v in rep.values()),
         "repopulation_styles": ["random", "oov"],
         "recased_notes": {"lower (all random)": sum(d.metadata.get("recased") == "lower" for d in cased),
@@ -91,8 +116,8 @@ def training_corpus(holdout: set[str], synth_patients: int, seed: int, recase: b
 
 
 def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float,
-          recase: bool = True) -> Path:
-    docs, data = training_corpus(holdout, synth_patients, seed, recase)
+          recase: bool = True, holdout_writers: set[str] = frozenset()) -> Path:
+    docs, data = training_corpus(holdout, synth_patients, seed, recase, holdout_writers)
     logging.info("training on %d documents", len(docs))
     crf = CRFTagger(Featurizer(), scheme="BIO", sequence="record", c1=c1, c2=c2, max_iterations=iterations)
     t0 = time.time()
@@ -136,11 +161,12 @@ def main() -> None:
     ap.add_argument("--c1", type=float, default=0.05)
     ap.add_argument("--c2", type=float, default=0.05)
     ap.add_argument("--no-recase", action="store_true", help="leave out the lower/upper-case copies (ablation)")
+    ap.add_argument("--holdout-writers", default="", help="comma-separated writers (w01, ..., en-dev) kept out of training")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     holdout = {p for p in args.holdout.split(",") if p}
     path = build(args.out, holdout, args.synth_patients, args.seed, args.iterations, args.c1, args.c2,
-                 recase=not args.no_recase)
+                 recase=not args.no_recase, holdout_writers={w for w in args.holdout_writers.split(",") if w})
     print(json.dumps({"model": str(path)}))
 
 

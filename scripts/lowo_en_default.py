@@ -1,0 +1,186 @@
+"""Leave-writers-out evaluation of the en-default recipe (how it does on notes by writers it never saw).
+
+The English training notes come from independent writers (``corpora/en-writers/<writer>/``,
+plus ``en-dev``, the notes of ``../shared/corpora/en-dev``, as one more writer). Each fold
+holds out whole writers: its model is built by ``scripts/build_en_default.py
+--holdout-writers ...`` from everything else, then every preset is run on the held-out
+writers' notes. Folds are built two at a time (one core each) and reused when their model
+directory already exists.
+
+Reported per writer and pooled over all held-out notes: binary-token precision/recall
+(type-blind: the privacy figure), strict typed F1 (i2b2-2014), leaked PHI tokens by type
+(a gold token not fully covered by a predicted span) and notes with at least one leak.
+``--before MODEL`` also scores an existing model (e.g. the shipped ``en-default``) on the
+same writers, for a before/after table.
+
+    python scripts/lowo_en_default.py --folds "w01,w05;w02,w06;w03,w07;w04,w08" --work /tmp/lowo \\
+        --before en-default -o benchmarks/results/en-default-lowo.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from notescrub.evaluate import evaluate
+from notescrub.io import read_corpus
+from notescrub.recipes.loader import load_with_preset
+from notescrub.taxonomy import canonical
+
+ROOT = Path(__file__).resolve().parents[1]
+WRITERS = ROOT / "corpora" / "en-writers"
+EN_DEV = ROOT.parent / "shared" / "corpora" / "en-dev" / "en-dev.jsonl"
+PRESETS = ("balanced", "high-recall", "max-recall")
+_TOKEN = re.compile(r"\w+")
+
+
+def writer_docs() -> dict[str, list]:
+    """{writer: gold documents}; en-dev is the writer ``en-dev``."""
+    out = {w.name: list(read_corpus(w, "inline")) for w in sorted(WRITERS.iterdir()) if any(w.glob("P*.txt"))}
+    if EN_DEV.is_file():
+        out["en-dev"] = list(read_corpus(EN_DEV))
+    return out
+
+
+def predict(model: str, preset: str, golds: list) -> list:
+    """Predicted copies of ``golds`` (predictions in layer ``gold``, as the scorer wants)."""
+    pipe = load_with_preset(model, preset)
+    preds = []
+    for p in pipe.pipe([g.copy(layers=False) for g in golds]):
+        q = p.copy(layers=False)
+        q.add_layer("gold", p.layer("phi"))
+        preds.append(q)
+    return preds
+
+
+def leaks(gold, pred) -> Counter:
+    """Gold PHI tokens (``\\w+``) of one note not fully covered by predicted spans, by type."""
+    covered = bytearray(len(gold.text) + 1)
+    for s in pred.layer("gold"):
+        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
+    out: Counter = Counter()
+    for s in gold.layer("gold"):
+        for m in _TOKEN.finditer(gold.text, s.start, s.end):
+            if not all(covered[m.start():m.end()]):
+                out[canonical(s.label) or s.label] += 1
+    return out
+
+
+def scores(golds: list, preds: list) -> dict:
+    r = evaluate(golds, preds, scheme="i2b2-2014", bootstrap_resamples=0)["i2b2_2014"]
+    bt, st = r["binary_token"]["micro"], r["strict"]["micro"]
+    leaked: Counter = Counter()
+    notes_with_leak = 0
+    for g, p in zip(golds, preds):
+        lk = leaks(g, p)
+        leaked.update(lk)
+        notes_with_leak += bool(lk)
+    return {"notes": len(golds), "phi_tokens": bt["tp"] + bt["fn"],
+            "binary_token": {k: round(bt[k], 4) for k in ("precision", "recall", "f1")},
+            "strict": {k: round(st[k], 4) for k in ("precision", "recall", "f1")},
+            "leaked_tokens": sum(leaked.values()), "leaked_by_type": dict(leaked.most_common()),
+            "notes_with_leak": notes_with_leak}
+
+
+def build_folds(folds: list[list[str]], work: Path, iterations: int, jobs: int) -> dict[str, Path]:
+    """Model directory of every fold, building the missing ones ``jobs`` at a time."""
+    dirs = {",".join(f): work / "-".join(f) for f in folds}
+    todo = [(name, d) for name, d in dirs.items() if not (d / "model.json").exists()]
+    running: list[tuple[str, subprocess.Popen, float]] = []
+    while todo or running:
+        while todo and len(running) < jobs:
+            name, d = todo.pop(0)
+            shutil.rmtree(d, ignore_errors=True)
+            log = open(work / f"{d.name}.log", "w")
+            cmd = [sys.executable, str(ROOT / "scripts" / "build_en_default.py"), "--holdout-writers", name,
+                   "--iterations", str(iterations), "-o", str(d)]
+            running.append((name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), time.time()))
+        time.sleep(5)
+        for item in list(running):
+            name, proc, t0 = item
+            if proc.poll() is not None:
+                running.remove(item)
+                if proc.returncode:
+                    raise SystemExit(f"building fold {name} failed (see {work}/{dirs[name].name}.log)")
+                print(f"fold {name} built in {time.time() - t0:.0f} s", flush=True)
+    return dirs
+
+
+def table(results: dict, preset: str) -> str:
+    rows = ["| held-out writer | notes | PHI tokens | binary P | binary R | strict F1 | leaked tokens | notes with a leak |",
+            "|---|---|---|---|---|---|---|---|"]
+    for w, r in results.items():
+        x = r[preset]
+        rows.append(f"| {w} | {x['notes']} | {x['phi_tokens']} | {x['binary_token']['precision']:.3f} | "
+                    f"{x['binary_token']['recall']:.3f} | {x['strict']['f1']:.3f} | {x['leaked_tokens']} | "
+                    f"{x['notes_with_leak']} ({x['notes_with_leak'] / max(x['notes'], 1):.0%}) |")
+    return "\n".join(rows)
+
+
+def evaluate_model(model: str, by_writer: dict[str, list], writers: list[str], presets=PRESETS) -> dict:
+    """{writer and "pooled": {preset: scores}} of one model on ``writers``."""
+    out: dict = {}
+    pooled: dict[str, tuple[list, list]] = {p: ([], []) for p in presets}
+    for w in writers:
+        out[w] = {}
+        for preset in presets:
+            golds = by_writer[w]
+            preds = predict(model, preset, golds)
+            out[w][preset] = scores(golds, preds)
+            pooled[preset][0].extend(golds)
+            pooled[preset][1].extend(preds)
+    out["pooled"] = {p: scores(*pooled[p]) for p in presets}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--folds", required=True, help="writers held out together, folds separated by ';'")
+    ap.add_argument("--work", type=Path, required=True, help="folder of the fold models (reused)")
+    ap.add_argument("--before", help="also score this model (name or directory) on every held-out writer")
+    ap.add_argument("--iterations", type=int, default=100)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("-o", "--out", type=Path, required=True)
+    args = ap.parse_args()
+    folds = [[w.strip() for w in f.split(",") if w.strip()] for f in args.folds.split(";") if f.strip()]
+    by_writer = writer_docs()
+    unknown = {w for f in folds for w in f} - set(by_writer)
+    if unknown:
+        raise SystemExit(f"unknown writers: {sorted(unknown)}")
+    args.work.mkdir(parents=True, exist_ok=True)
+    report: dict = {"folds": folds, "presets": list(PRESETS), "iterations": args.iterations}
+    held = [w for f in folds for w in f]
+    if args.before:
+        # en-dev trained the shipped model: "before" is only measured on the other writers
+        unseen = [w for w in held if w != "en-dev"]
+        report["before"] = {"model": args.before, "results": evaluate_model(args.before, by_writer, unseen)}
+        print(table(report["before"]["results"], "high-recall"), flush=True)
+    dirs = build_folds(folds, args.work, args.iterations, args.jobs)
+    after: dict = {}
+    pooled: dict[str, tuple[list, list]] = {p: ([], []) for p in PRESETS}
+    for f in folds:
+        model = str(dirs[",".join(f)])
+        for w in f:
+            after[w] = {}
+            for preset in PRESETS:
+                golds = by_writer[w]
+                preds = predict(model, preset, golds)
+                after[w][preset] = scores(golds, preds)
+                pooled[preset][0].extend(golds)
+                pooled[preset][1].extend(preds)
+    after["pooled"] = {p: scores(*pooled[p]) for p in PRESETS}
+    report["after"] = after
+    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    for preset in PRESETS:
+        print(f"\n{preset}\n" + table(after, preset))
+
+
+if __name__ == "__main__":
+    main()
