@@ -149,3 +149,41 @@ def test_reversed_input_gives_the_same_surrogates(tmp_path, key_file, en_dev_dir
         assert main(["-q", "deid", str(path), "-o", str(out), "--spans-from-input", "--key-file", key_file]) == 0
         outs.append({r["id"]: r["text"] for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())})
     assert len(outs[0]) == len(lines) and outs[0] == outs[1]
+
+
+def test_key_file_must_be_a_regular_file(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "k.fifo"
+    os.mkfifo(fifo)
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "n1", "text": "Seen by Ruiz."}) + "\n", encoding="utf-8")
+    for bad in (fifo, "/dev/zero"):
+        assert main(["-q", "deid", str(src), "-o", str(tmp_path / "o.jsonl"), "--model", "rules-en",
+                     "--key-file", str(bad)]) == 2  # refused at once: no hang
+        assert "not a regular file" in capsys.readouterr().err
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_group_readable_key_file_gets_a_warning(tmp_path, caplog):
+    import logging
+    import os
+
+    path = SurrogateKey(bytes(32)).save(tmp_path / "keys" / "k.key")
+    assert os.stat(path.parent).st_mode & 0o777 == 0o700
+    os.chmod(path, 0o644)
+    with caplog.at_level(logging.WARNING):
+        SurrogateKey.load(path)
+    assert "chmod 600" in caplog.text and "0000" not in caplog.text
+
+
+def test_failed_run_saves_no_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("NOTESCRUB_KEY_DIR", str(tmp_path / "keys"))
+    src = tmp_path / "notes"
+    src.mkdir()
+    (src / "a.txt").write_text("Seen by Dr. Ruiz.", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("x", encoding="utf-8")
+    assert main(["-q", "deid", str(src), "-o", str(out), "--model", "rules-en"]) == 2
+    assert not (tmp_path / "keys").exists() and (out / "keep.txt").exists()

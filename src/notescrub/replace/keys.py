@@ -21,13 +21,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
+import stat
 import random
 import secrets
 import unicodedata
 from pathlib import Path
 
 from notescrub.errors import KeyFileError
+
+log = logging.getLogger(__name__)
 
 __all__ = ["KEY_HEADER", "SurrogateKey", "default_key_dir", "normalise_value"]
 
@@ -80,11 +84,25 @@ class SurrogateKey:
         """Read a key file; :class:`KeyFileError` (naming the file, not its content) otherwise."""
         p = Path(path)
         try:
-            if p.is_dir():
-                raise KeyFileError("key file is a directory", path=p)
-            if p.stat().st_size > _MAX_KEY_FILE:
-                raise KeyFileError("file is too large to be a notescrub key file", path=p)
-            raw = p.read_bytes()
+            # open without blocking (a FIFO would wait for a writer forever), then accept
+            # regular files only and read at most the size a key file can have
+            fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+            try:
+                st = os.fstat(fd)
+                if stat.S_ISDIR(st.st_mode):
+                    raise KeyFileError("key file is a directory", path=p)
+                if not stat.S_ISREG(st.st_mode):
+                    raise KeyFileError("key file is not a regular file (a device, FIFO or socket)", path=p)
+                if st.st_size > _MAX_KEY_FILE:
+                    raise KeyFileError("file is too large to be a notescrub key file", path=p)
+                raw = os.read(fd, _MAX_KEY_FILE + 1)
+            finally:
+                os.close(fd)
+            if st.st_mode & 0o077:
+                log.warning("key file %s can be read by other users (mode %o): run 'chmod 600' on it",
+                            p, stat.S_IMODE(st.st_mode))
+        except IsADirectoryError:
+            raise KeyFileError("key file is a directory", path=p) from None
         except FileNotFoundError:
             raise KeyFileError("key file does not exist", path=p) from None
         except PermissionError:
@@ -96,7 +114,9 @@ class SurrogateKey:
     def save(self, path: str | Path) -> Path:
         """Write the key to a new file readable by the owner only (never overwrites)."""
         p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.parent.exists():
+            p.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(p.parent, 0o700)  # mkdir's mode is masked by the umask
         try:
             fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:

@@ -180,6 +180,20 @@ def _keep_fields(values: list[str]) -> set[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+
+    from notescrub.io.atomic import output_lock
+
+    if args.output:
+        out = Path(args.output)
+        if out.is_dir() and any(out.iterdir()) and not args.force:
+            raise ConfigError("output directory exists and is not empty (use --force to replace it)", path=out)
+    # one run at a time per output: a second run writing the same output is refused at once
+    with output_lock(Path(args.output)) if args.output else nullcontext():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from notescrub.docref import set_ref_key
     from notescrub.io import detect_format, read_corpus, write_corpus
     from notescrub.replace.batch import deidentify
@@ -211,8 +225,6 @@ def run(args: argparse.Namespace) -> int:
     for event, n in sorted(batch.report.items()):
         if event.startswith("unknown_label:"):
             log.warning("%d span(s) labelled %s have no surrogate and were replaced by a tag", n, event.split(":", 1)[1])
-    if generated:
-        _save_new_key(key)
     if to_stdout:
         out = "\n".join(_annotation_records(batch, args.keep_original_offsets)) + "\n" if args.keep_annotations else batch.documents[0].text
         sys.stdout.write(out)
@@ -225,6 +237,8 @@ def run(args: argparse.Namespace) -> int:
         if args.keep_annotations:
             _write_lines(Path(str(Path(args.output)).rstrip("/") + ".spans.jsonl"), _annotation_records(batch, args.keep_original_offsets))
         log.info("wrote %d de-identified document(s) to %s (%s)", n, args.output, args.out_format or fmt)
+    if generated:  # only once the output exists: a run that wrote nothing leaves no key behind
+        _save_new_key(key)
     replaced = sum(len(r.spans) for r in batch.results)
     log.info("replaced %d span(s) in %d document(s) with mode %s%s", replaced, len(batch.results), args.mode,
              f"; skipped {len(batch.skipped)} document(s)" if batch.skipped else "")
