@@ -46,7 +46,7 @@ def test_bad_input_fails_cleanly_and_writes_nothing(tmp_path, capsys):
 
 def test_skip_bad_lists_skipped_files(tmp_path, capsys):
     d = _bad_corpus(tmp_path)
-    assert main(["convert", str(d), "-o", str(tmp_path / "out.jsonl"), "--skip-bad"]) == 0
+    assert main(["convert", str(d), "-o", str(tmp_path / "out.jsonl"), "--skip-bad"]) == 1  # some input skipped
     err = capsys.readouterr().err
     assert "skipped" in err and "b.ann:2" in err and "skipped 1" in err
     assert [x.id for x in read_corpus(tmp_path / "out.jsonl")] == ["a"]

@@ -75,7 +75,7 @@ def test_bad_rows(tmp_path):
         w.writerow(["e", "fine", ""])
     with pytest.raises(InputFormatError) as info:
         list(read_corpus(f))
-    assert info.value.line == 4 and "not valid JSON" in str(info.value)
+    assert info.value.line == 4 and "invalid JSON" in str(info.value)
     skipped = []
     docs = list(read_corpus(f, skip_bad=True, on_skip=skipped.append))
     assert [d.id for d in docs] == ["a", "e"]

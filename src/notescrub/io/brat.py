@@ -26,7 +26,7 @@ from notescrub.types import Document, Span
 
 __all__ = ["dumps_ann", "parse_ann", "read", "write_document"]
 
-_T_RE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t(.*)$", re.DOTALL)
+_T_RE = re.compile(r"^(T[0-9]+)\t(\S+) ([0-9]{1,15} [0-9]{1,15}(?:;[0-9]{1,15} [0-9]{1,15})*)\t(.*)$", re.DOTALL)
 _NOTE_RE = re.compile(r"^(#\d*)\t(\S+) (T\d+)\t?(.*)$", re.DOTALL)
 _OTHER_RE = re.compile(r"^[RENAM*]\d*\t")
 

@@ -16,6 +16,7 @@ notescrub.errors.OffsetError: a.xml:3: span [8, 12) (DOCTOR): its text attribute
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,7 +26,7 @@ from notescrub.docref import doc_ref
 from notescrub.errors import InputFormatError, OffsetError
 from notescrub.types import Span
 
-__all__ = ["make_span", "parse_int", "patient_from_stem", "safe_filename", "same_text"]
+__all__ = ["check_unicode", "is_offset", "json_loads", "make_span", "parse_int", "patient_from_stem", "safe_filename", "same_text"]
 
 _WS_RE = re.compile(r"\s+")
 _PATIENT_RE = re.compile(r"^([A-Za-z]?\d{1,6})-\d{1,4}$")
@@ -46,9 +47,61 @@ def parse_int(value: Any, what: str, *, path: str | Path | None, line: int | Non
         raise InputFormatError(f"{what} is not an integer offset", path=path, line=line)
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and is_offset(value.strip()):
         return int(value)
     raise InputFormatError(f"{what} is not an integer offset", path=path, line=line)
+
+
+_OFFSET_RE = re.compile(r"-?[0-9]{1,15}")
+
+
+def is_offset(text: str, *, signed: bool = False) -> bool:
+    """ASCII digits only and at most 15 of them (``"²"``, ``"٣"``, ``"--1"`` and 5,000-digit strings are not offsets).
+
+    >>> [is_offset(x) for x in ("12", "²", "٣", "--1", "-1", "9" * 16)], is_offset("-1", signed=True)
+    ([True, False, False, False, False, False], True)
+    """
+    return bool(_OFFSET_RE.fullmatch(text)) and (signed or not text.startswith("-"))
+
+
+def check_unicode(value: object, what: str, *, path: str | Path | None, line: int | None) -> None:
+    """Refuse strings that cannot be written as UTF-8 (lone surrogates from ``\\ud800`` escapes).
+
+    >>> check_unicode("ok", "text", path="x.jsonl", line=1)
+    >>> check_unicode("a\ud800", "text", path="x.jsonl", line=3)
+    Traceback (most recent call last):
+    ...
+    notescrub.errors.InputFormatError: x.jsonl:3: text contains a lone UTF-16 surrogate (\ud800-\udfff), which is not a character
+    """
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputFormatError(f"{what} contains a lone UTF-16 surrogate (\\ud800-\\udfff), which is not a character",
+                                   path=path, line=line) from None
+
+
+def json_loads(text: str | bytes, what: str, *, path: str | Path | None, line: int | None) -> Any:
+    """``json.loads`` whose every failure is an :class:`InputFormatError` naming the place.
+
+    Besides syntax errors: numbers too long to convert, and nesting too deep for the parser.
+
+    >>> json_loads('{"a": 1}', "record", path="x.jsonl", line=1)
+    {'a': 1}
+    >>> json_loads("[" * 100000, "record", path="x.jsonl", line=2)
+    Traceback (most recent call last):
+    ...
+    notescrub.errors.InputFormatError: x.jsonl:2: record is nested too deeply to be read
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputFormatError(f"invalid JSON in {what} ({exc.msg} at column {exc.colno})", path=path,
+                               line=line) from None
+    except RecursionError:
+        raise InputFormatError(f"{what} is nested too deeply to be read", path=path, line=line) from None
+    except ValueError:  # e.g. an integer of thousands of digits
+        raise InputFormatError(f"{what} holds a number that cannot be read", path=path, line=line) from None
 
 
 def make_span(
@@ -100,4 +153,11 @@ def safe_filename(doc_id: str, suffix: str) -> str:
     """
     if not doc_id or doc_id in (".", "..") or doc_id.startswith(".") or any(c in doc_id for c in '/\\\0:'):
         raise InputFormatError(f"document id {doc_ref(doc_id)} cannot be used as a file name")
+    if len((doc_id + suffix).encode("utf-8", "surrogatepass")) > _MAX_NAME_BYTES:
+        raise InputFormatError(f"document id {doc_ref(doc_id)} is too long for a file name "
+                               f"(at most {_MAX_NAME_BYTES} bytes with its suffix); write JSONL, CSV or Parquet instead")
     return doc_id + suffix
+
+
+#: longest file name most file systems accept (ext4, APFS, NTFS: 255)
+_MAX_NAME_BYTES = 255

@@ -36,7 +36,8 @@ def read(path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubEr
     cols = Columns(**options)
     delim = delimiter or ("\t" if path.suffix.lower() == ".tsv" else ",")
     lines = (line for _, line in iter_lines(path, encoding))
-    reader = csv.reader(lines, delimiter=delim)
+    # strict: an unclosed quote is an error, not a field that swallows the rest of the file
+    reader = csv.reader(lines, delimiter=delim, strict=True)
     try:
         header = next(reader)
     except StopIteration:

@@ -114,6 +114,13 @@ class _Records:
             raise self._err(f"text outside TEXT in {self.stack[-1]}")
 
 
+def _refuse_entities(where: str | Path, parser: Any):  # type: ignore[no-untyped-def]
+    """Documents that declare entities are refused (expansion can blow up in size)."""
+    def handler(*_: Any) -> None:
+        raise InputFormatError("DTD entity declarations are not supported", path=where, line=parser.CurrentLineNumber)
+    return handler
+
+
 def _parse_chunks(chunks: Iterable[str], where: str | Path) -> Iterator[Document]:
     parser = expat.ParserCreate("UTF-8")
     parser.buffer_text = True
@@ -121,6 +128,7 @@ def _parse_chunks(chunks: Iterable[str], where: str | Path) -> Iterator[Document
     parser.StartElementHandler = h.start
     parser.EndElementHandler = h.end
     parser.CharacterDataHandler = h.data
+    parser.EntityDeclHandler = _refuse_entities(where, parser)
     seen_any = False
     try:
         for chunk in chunks:

@@ -98,6 +98,14 @@ def _text_content(raw: str) -> str:
     return "".join(out)
 
 
+def _refuse_entities(where: str | Path, parser: Any):  # type: ignore[no-untyped-def]
+    """Entity declarations would be expanded by the parser but not in the raw TEXT we cut
+    (wrong offsets), and can blow up in size: documents that declare any are refused."""
+    def handler(*_: Any) -> None:
+        raise InputFormatError("DTD entity declarations are not supported", path=where, line=parser.CurrentLineNumber)
+    return handler
+
+
 class _Handler:
     def __init__(self, parser: Any) -> None:
         self.p = parser
@@ -115,6 +123,8 @@ class _Handler:
         elif len(self.stack) == 1 and name == "TEXT":
             if self.text_span is not None or self.text_open is not None:
                 self.bad = self.bad or ("more than one TEXT element", self.p.CurrentLineNumber)
+            if attrs:  # the text is cut from the raw markup after the start tag's ">"
+                self.bad = self.bad or ("TEXT element with attributes", self.p.CurrentLineNumber)
             self.text_open = self.p.CurrentByteIndex
         elif self.stack[-1] == "TEXT":
             self.bad = self.bad or ("element inside TEXT (use CDATA for the note text)", self.p.CurrentLineNumber)
@@ -137,6 +147,7 @@ def parse(source: str, *, doc_id: str | None = None, path: str | Path | None = N
     h = _Handler(parser)
     parser.StartElementHandler = h.start
     parser.EndElementHandler = h.end
+    parser.EntityDeclHandler = _refuse_entities(where, parser)
     try:
         parser.Parse(data, True)
     except expat.ExpatError as exc:

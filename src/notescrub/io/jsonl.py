@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.errors import InputFormatError, NotescrubError
-from notescrub.io.checks import make_span, parse_int
+from notescrub.io.checks import check_unicode, json_loads, make_span, parse_int
 from notescrub.io.decode import iter_lines
 from notescrub.types import Document, Span
 
@@ -54,6 +54,7 @@ def spans_from_records(text: str, items: Any, *, path: str | Path | None = None,
         label = item.get("type", item.get("label"))
         if not isinstance(label, str) or not label:
             raise InputFormatError(f'span #{i} has no "type"', path=path, line=line)
+        check_unicode(label, f"type of span #{i}", path=path, line=line)
         start = parse_int(item.get("start"), f"start of span #{i}", path=path, line=line)
         end = parse_int(item.get("end"), f"end of span #{i}", path=path, line=line)
         frags = item.get("fragments") or ()
@@ -67,10 +68,11 @@ def spans_from_records(text: str, items: Any, *, path: str | Path | None = None,
                          fragments=frags, meta={k: v for k, v in item.items() if k not in _SPAN_KEYS},
                          source=str(item.get("source", "gold")), path=path, line=line)
         if "score" in item:
-            try:
-                span = span.with_(score=float(item["score"]))
-            except (TypeError, ValueError):
-                raise InputFormatError(f"span #{i} has a non-numeric score", path=path, line=line) from None
+            score = item["score"]
+            if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0.0 <= score <= 1.0:
+                # strings ("nan", "0.9"), NaN and infinities included
+                raise InputFormatError(f"span #{i} has a score that is not a number in [0, 1]", path=path, line=line)
+            span = span.with_(score=float(score))
         out.append(span)
     return out
 
@@ -101,8 +103,17 @@ def doc_from_record(rec: Any, *, default_id: str, path: str | Path | None = None
     if not isinstance(text, str):
         raise InputFormatError('record has no string "text"', path=path, line=line)
     did = rec.get("id", default_id)
+    if isinstance(did, bool) or not isinstance(did, (str, int)):
+        raise InputFormatError('"id" must be a string or an integer', path=path, line=line)
     patient = rec.get("patient", rec.get("patient_id"))
-    meta = rec.get("meta") if isinstance(rec.get("meta"), dict) else {}
+    if patient is not None and (isinstance(patient, bool) or not isinstance(patient, (str, int))):
+        raise InputFormatError('"patient" must be a string or an integer', path=path, line=line)
+    meta = rec.get("meta", {})
+    if not isinstance(meta, dict):
+        raise InputFormatError('"meta" must be a JSON object', path=path, line=line)
+    for what, value in (("text", text), ("id", did), ("patient", patient),
+                        ("meta", json.dumps(meta, ensure_ascii=False) if meta else None)):
+        check_unicode(value, what, path=path, line=line)
     doc = Document(str(did), text, None if patient is None else str(patient), meta)
     doc.add_layer("gold", spans_from_records(text, rec.get("spans"), path=path, line=line))
     return doc
@@ -115,7 +126,7 @@ def is_span_only(path: str | Path) -> bool:
         if line.strip():
             try:
                 rec = json.loads(line)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):
                 return False
             return isinstance(rec, dict) and "text" not in rec and "spans" in rec
     return False
@@ -132,10 +143,7 @@ def read_span_only(path: str | Path, reference: Iterable[Document], *, layer: st
     for lineno, line in iter_lines(path):
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputFormatError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=lineno) from None
+        rec = json_loads(line, "record", path=path, line=lineno)
         if not isinstance(rec, dict) or "id" not in rec:
             raise InputFormatError('span-only record needs an "id"', path=path, line=lineno)
         ref = by_id.get(str(rec["id"]))
@@ -169,10 +177,7 @@ def _jsonable(v: Any) -> bool:
 
 def loads(line: str, *, default_id: str = "document", path: str | Path | None = None, lineno: int | None = None) -> Document:
     """Parse one JSONL line."""
-    try:
-        rec = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InputFormatError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=lineno) from None
+    rec = json_loads(line, "record", path=path, line=lineno)
     return doc_from_record(rec, default_id=default_id, path=path, line=lineno)
 
 

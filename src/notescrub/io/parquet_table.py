@@ -48,11 +48,12 @@ def read(path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubEr
     cols = Columns(**options)
     try:
         pf = pq.ParquetFile(path)
-    except (OSError, pa.ArrowException) as exc:
+        names = pf.schema_arrow.names
+        rows = pf.metadata.num_rows
+    except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:  # also a damaged footer or schema
         raise InputFormatError(f"not a readable Parquet file ({type(exc).__name__})", path=path) from None
-    names = pf.schema_arrow.names
     cols.check(names, where=path)
-    if pf.metadata.num_rows == 0:
+    if rows == 0:
         raise InputFormatError("empty file (no rows)", path=path)
     n = 0
     try:
@@ -68,7 +69,7 @@ def read(path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubEr
                     on_error(exc)
                     continue
                 yield doc
-    except pa.ArrowException as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:  # damaged pages, invalid UTF-8 strings
         raise InputFormatError(f"corrupt Parquet data near row {n + 1} ({type(exc).__name__})", path=path) from None
 
 

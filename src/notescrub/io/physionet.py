@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.errors import InputFormatError, NotescrubError
-from notescrub.io.checks import make_span
+from notescrub.io.checks import is_offset, make_span
 from notescrub.io.decode import iter_lines
 from notescrub.types import Document
 
@@ -31,7 +31,7 @@ __all__ = ["deid_index", "parse_records", "phrase_index", "read"]
 
 _START_RE = re.compile(r"^START_OF_RECORD=(\d+)\|\|\|\|(\d+)\|\|\|\|\s*$")
 _END = "||||END_OF_RECORD"
-_DEID_HEAD_RE = re.compile(r"^Patient\s+(\d+)\s+Note\s+(\d+)\s*$")
+_DEID_HEAD_RE = re.compile(r"^Patient\s+([0-9]+)\s+Note\s+([0-9]+)\s*$")
 
 # (patient, note) -> [(start, end, label, phrase or None, line)]
 Index = dict[tuple[str, str], list[tuple[int, int, str, str | None, int]]]
@@ -44,7 +44,7 @@ def phrase_index(lines: Iterable[str], *, path: str | Path | None = None) -> Ind
         if not line.strip():
             continue
         parts = line.rstrip("\r\n").split(None, 5)
-        if len(parts) < 5 or not all(p.isdigit() for p in parts[:4]):
+        if len(parts) < 5 or not all(is_offset(p) for p in parts[:4]):
             raise InputFormatError("expected 'PATIENT NOTE START END TYPE PHRASE'", path=path, line=n)
         phrase = parts[5] if len(parts) > 5 else None
         idx.setdefault((parts[0], parts[1]), []).append((int(parts[2]), int(parts[3]), parts[4], phrase, n))
@@ -64,7 +64,7 @@ def deid_index(lines: Iterable[str], *, path: str | Path | None = None) -> Index
             idx.setdefault(key, [])
             continue
         parts = line.split()
-        if key is None or len(parts) != 3 or not all(p.lstrip("-").isdigit() for p in parts):
+        if key is None or len(parts) != 3 or not all(is_offset(p, signed=True) for p in parts):
             raise InputFormatError("expected 'Patient P Note N' or 'start start end'", path=path, line=n)
         idx[key].append((int(parts[0]), int(parts[2]), "PHI", None, n))
     return idx

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.errors import InputFormatError
+from notescrub.io.checks import json_loads
 from notescrub.io.jsonl import span_records, spans_from_records
 from notescrub.types import Document
 
@@ -47,10 +48,7 @@ def _json(value: Any, what: str, where: str | Path, line: int) -> Any:
         return None
     if not isinstance(value, str):
         return value
-    try:
-        return json.loads(value)
-    except json.JSONDecodeError as exc:
-        raise InputFormatError(f"{what} column is not valid JSON ({exc.msg})", path=where, line=line) from None
+    return json_loads(value, f"{what} column", path=where, line=line)
 
 
 def _spans_value(value: Any, where: str | Path, line: int) -> Any:
@@ -61,6 +59,8 @@ def _spans_value(value: Any, where: str | Path, line: int) -> Any:
             if isinstance(it, dict) and "meta" in it:
                 it = dict(it)
                 extra = _json(it.pop("meta"), "spans.meta", where, line) or {}
+                if not isinstance(extra, dict):
+                    raise InputFormatError("spans.meta must be a JSON object", path=where, line=line)
                 it.update({k: v for k, v in extra.items() if k not in it})
                 it = {k: v for k, v in it.items() if v is not None}
             out.append(it)
@@ -78,7 +78,9 @@ def row_to_doc(row: dict[str, Any], *, default_id: str, where: str | Path, line:
     patient = row.get(c.patient)
     patient = None if patient is None or patient == "" else str(patient)
     meta = _json(row.get("meta"), "meta", where, line)
-    metadata: dict[str, Any] = dict(meta) if isinstance(meta, dict) else {}
+    if meta is not None and not isinstance(meta, dict):
+        raise InputFormatError("meta column must hold a JSON object", path=where, line=line)
+    metadata: dict[str, Any] = dict(meta or {})
     for k, v in row.items():
         if k not in (c.text, c.id, c.patient, c.spans, "meta") and v not in (None, ""):
             metadata[k] = v

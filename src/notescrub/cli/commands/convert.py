@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 
-from notescrub.errors import NotescrubError
+from notescrub.errors import NotescrubError, ProcessingError
 from notescrub.io import (
     READ_FORMATS,
     WRITE_FORMATS,
@@ -21,7 +22,8 @@ DESCRIPTION = f"""\
 Convert a corpus (a file or a directory) to another format. The input format is
 detected from file names and content unless --format is given. The output is
 written atomically: if any input file is bad, nothing is written (unless
---skip-bad, which lists every skipped file on stderr).
+--skip-bad, which lists every skipped file on stderr and exits with status 1;
+when nothing at all could be read, it writes nothing and exits with status 2).
 
 read formats:  {", ".join(READ_FORMATS)}
 write formats: {", ".join(WRITE_FORMATS)}
@@ -54,6 +56,12 @@ def run(args: argparse.Namespace) -> int:
     dst_fmt = args.to or output_format(args.output)
     skipped: list[NotescrubError] = []
     docs = read_corpus(args.input, src_fmt, encoding=args.encoding, skip_bad=args.skip_bad, on_skip=skipped.append)
+    first = next(docs, None)  # nothing readable (every record bad with --skip-bad): write nothing, fail
+    if first is None:
+        for err in skipped:
+            print(f"notescrub convert: skipped {err}", file=sys.stderr)
+        raise ProcessingError(f"no document could be read from the input ({len(skipped)} skipped); nothing was written")
+    docs = itertools.chain([first], docs)
     total = count_documents(args.input, src_fmt)
     n = write_corpus(track(docs, f"convert {src_fmt} -> {dst_fmt}", quiet=quiet, total=total),
                      args.output, dst_fmt, layer=args.layer, overwrite=args.force)
@@ -62,4 +70,4 @@ def run(args: argparse.Namespace) -> int:
     if not quiet:
         extra = f", skipped {len(skipped)}" if skipped else ""
         print(f"notescrub convert: wrote {n} documents ({src_fmt} -> {dst_fmt}) to {args.output}{extra}", file=sys.stderr)
-    return 0
+    return 1 if skipped else 0

@@ -217,7 +217,13 @@ def _run(args: argparse.Namespace) -> int:
         mask_char=args.mask_char, locale=args.lang, date_order="DMY" if args.lang == "es" else "MDY",
     )
     pipeline = None if args.spans_from_input else _pipeline(args)
-    docs = read_corpus(args.input, fmt, skip_bad=args.skip_bad)
+    unreadable: list = []
+
+    def _skip(err) -> None:  # type: ignore[no-untyped-def]
+        unreadable.append(err)
+        log.warning("skipped unreadable input: %s", err)
+
+    docs = read_corpus(args.input, fmt, skip_bad=args.skip_bad, on_skip=_skip)
     batch = deidentify(docs, replacer, pipeline=pipeline, spans_from_input=args.spans_from_input,
                        input_layer=args.layer, skip_bad=args.skip_bad, release=release)
     if not batch.documents:
@@ -240,6 +246,7 @@ def _run(args: argparse.Namespace) -> int:
     if generated:  # only once the output exists: a run that wrote nothing leaves no key behind
         _save_new_key(key)
     replaced = sum(len(r.spans) for r in batch.results)
+    skipped = len(batch.skipped) + len(unreadable)
     log.info("replaced %d span(s) in %d document(s) with mode %s%s", replaced, len(batch.results), args.mode,
-             f"; skipped {len(batch.skipped)} document(s)" if batch.skipped else "")
-    return 1 if batch.skipped else 0
+             f"; skipped {skipped} document(s) or record(s)" if skipped else "")
+    return 1 if skipped else 0
