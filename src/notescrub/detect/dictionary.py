@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from notescrub.detect.base import Detector
+from notescrub.detect.resolve import Blocks, longest
 from notescrub.errors import ConfigError
 from notescrub.lexicons import lexicon
 from notescrub.text.segment import lines
@@ -233,9 +234,9 @@ class DictionaryDetector(Detector):
                 spans += self._professions(view, words, where)
             if "names" in self.kinds:
                 spans += self._person_names(doc, view, words, style)
-            blocks = _blocker().blocks(doc.text) if self.lang == "en" else []
+            blocks = Blocks(_blocker().blocks(doc.text) if self.lang == "en" else [])
             if blocks:
-                spans = [s for s in spans if not any(s.start < b and a < s.end for a, b in blocks)]
+                spans = [s for s in spans if not blocks.hits(s.start, s.end)]
         return _non_overlapping(spans)
 
     def _cased(self, view: TokenView, i: int, style: dict[int, str]) -> bool:
@@ -422,8 +423,5 @@ class DictionaryDetector(Detector):
 
 
 def _non_overlapping(spans: list[Span]) -> list[Span]:
-    kept: list[Span] = []
-    for s in sorted(spans, key=lambda s: (-s.length, -s.score, s.start)):
-        if not any(s.start < k.end and k.start < s.end for k in kept):
-            kept.append(s)
-    return sorted(kept, key=Span.sort_key)
+    """Longest, then highest score, then earliest wins (O(n log n))."""
+    return longest(spans)

@@ -29,12 +29,15 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
+from bisect import bisect_left
+
 from sortedcontainers import SortedList
 
 from notescrub.errors import ConfigError
 from notescrub.types import Span
 
-__all__ = ["Resolver", "longest", "highest_score", "Priority", "union", "Cover", "greedy", "RESOLVERS", "get_resolver"]
+__all__ = ["Blocks", "Resolver", "longest", "highest_score", "Priority", "union", "Cover", "greedy", "RESOLVERS",
+           "get_resolver"]
 
 Resolver = Callable[[list[Span]], list[Span]]
 
@@ -68,6 +71,33 @@ class _Disjoint:
 
     def overlaps(self, a: int, b: int) -> bool:
         return bool(self.meeting(a, b))
+
+
+class Blocks:
+    """Ranges (possibly overlapping) merged once, then asked "does ``[a, b)`` meet any?" in O(log n).
+
+    >>> b = Blocks([(10, 20), (15, 30), (50, 60)])
+    >>> b.hits(0, 10), b.hits(29, 31), b.hits(30, 50), b.hits(55, 56)
+    (False, True, False, True)
+    """
+
+    def __init__(self, ranges: Iterable[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for a, b in sorted(r for r in ranges if r[1] > r[0]):
+            if merged and a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        self._starts = [a for a, _ in merged]
+        self._ends = [b for _, b in merged]
+
+    def __bool__(self) -> bool:
+        return bool(self._starts)
+
+    def hits(self, a: int, b: int) -> bool:
+        """True when some range shares a character with ``[a, b)``."""
+        i = bisect_left(self._starts, b) - 1
+        return i >= 0 and self._ends[i] > a
 
 
 def greedy(spans: Iterable[Span], key: Callable[[Span], tuple]) -> list[Span]:

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from notescrub.detect.base import Detector
+from notescrub.detect.resolve import Blocks, highest_score
 from notescrub.detect.start_index import StartIndex
 from notescrub.errors import ConfigError, LabelError, ModelError
 from notescrub.types import Document, Span
@@ -468,6 +469,42 @@ def _id_key(s: str) -> str:
     return _ID_CHARS.sub("", s).upper()
 
 
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]+")
+#: identifiers longer than this (without separators) are not propagated
+_MAX_ID_KEY = 40
+
+
+def _key_occurrences(text: str, keys: "set[str] | frozenset[str] | Any") -> list[tuple[int, int, str]]:
+    """``(start, end, key)`` of every spelling of a key in ``text``: consecutive ASCII letter/digit
+    runs joined by single non-newline separators (``\\s - . /``), bounded by non-alphanumerics.
+
+    Each start extends over at most ``max(len(key))`` characters: linear in the text.
+
+    >>> _key_occurrences("MRN 123-456-78, again 12345678; not 9123456789", {"12345678"})
+    [(4, 14, '12345678'), (22, 30, '12345678')]
+    """
+    keys = set(keys)
+    if not keys:
+        return []
+    maxlen = max(map(len, keys))
+    units = [(m.start(), m.end()) for m in _ASCII_ALNUM.finditer(text)]
+    out = []
+    for i, (a, b) in enumerate(units):
+        acc = text[a:b].upper()
+        j = i
+        while len(acc) <= maxlen:
+            if acc in keys:
+                out.append((a, units[j][1], acc))
+            if j + 1 >= len(units):
+                break
+            gap_start, nxt = units[j][1], units[j + 1][0]
+            if nxt - gap_start != 1 or text[gap_start] == "\n" or not (text[gap_start].isspace() or text[gap_start] in "-./"):
+                break
+            j += 1
+            acc += text[units[j][0] : units[j][1]].upper()
+    return out
+
+
 #: block-rule signature -> (the text seen last, its block ranges); see RulesDetector.blocks
 _LAST_BLOCKS: dict[tuple[Any, ...], tuple[str, tuple[tuple[int, int], ...]]] = {}
 
@@ -530,12 +567,12 @@ class RulesDetector(Detector):
     def candidates(self, doc: Document) -> list[Span]:
         """Every accepted rule match (overlapping), blocks applied."""
         text = doc.text
-        blocks = self.blocks(text)
+        blocks = Blocks(self.blocks(text))
         out: list[Span] = []
         starts = self.start_index.starts(text)
         for k, r in enumerate(self._positive):
             for a, b, sc in r.matches(text, starts.get(k)):
-                if blocks and any(a < be and ba < b for ba, be in blocks):
+                if blocks and blocks.hits(a, b):
                     continue
                 if r.label in _NAME_LABELS:
                     a, b = _trim_name(text, a, b)
@@ -547,33 +584,38 @@ class RulesDetector(Detector):
         return out
 
     def _propagated(self, text: str, found: list[Span]) -> list[Span]:
-        extra: list[Span] = []
+        """Other occurrences of triggered identifiers, found in one pass over the text (linear).
+
+        An occurrence is a run of ASCII letters/digits, possibly split by single separators
+        (space, ``-``, ``.``, ``/``; never a line break), that spells the identifier's key.
+        """
         rules = {r.name: r for r in self._positive}
-        done: set[str] = set()
-        compact: str | None = None  # the text without separators, upper case (ASCII texts only)
+        keys: dict[str, tuple[str, float, str]] = {}
+        odd: list[str] = []  # keys with other characters (rare): matched by a regex each
         for s in found:
             rule = rules.get(s.meta.get("rule", ""))
             if rule is None or not rule.propagate:
                 continue
             key = _id_key(text[s.start : s.end])
-            if key in done or len(key) < 5 or sum(c.isdigit() for c in key) < 3:
+            if key in keys or not 5 <= len(key) <= _MAX_ID_KEY or sum(c.isdigit() for c in key) < 3:
                 continue
-            done.add(key)
-            if compact is None:
-                compact = _id_key(text) if text.isascii() else ""
-            if compact and compact.find(key, compact.find(key) + 1) < 0 and not _ID_CHARS.match(text, s.start) \
-                    and not _ID_CHARS.match(text, s.end - 1):
-                # every match of the pattern below is an occurrence of the key in the compact
-                # text: with one occurrence (overlapping ones counted), the only possible match
-                # is this span itself, whose copy (score x 0.95) never survives the resolution
-                continue
+            keys[key] = (s.label, s.score * 0.95, rule.name + "+propagated")
+            if not _ASCII_ALNUM.fullmatch(key):
+                odd.append(key)
+        if not keys:
+            return []
+        extra: list[Span] = []
+        for a, b, key in _key_occurrences(text, keys.keys() - set(odd)):
+            label, score, name = keys[key]
+            extra.append(Span(a, b, label, score, self.name, meta={"rule": name}))
+        for key in odd:
+            label, score, name = keys[key]
             pat = re.compile(
                 r"(?<![A-Za-z0-9])" + r"[\s\-./]?".join(re.escape(c) for c in key) + r"(?![A-Za-z0-9])", re.IGNORECASE
             )
             for m in pat.finditer(text):
-                if "\n" in m.group(0):
-                    continue
-                extra.append(Span(m.start(), m.end(), s.label, s.score * 0.95, self.name, meta={"rule": rule.name + "+propagated"}))
+                if "\n" not in m.group(0):
+                    extra.append(Span(m.start(), m.end(), label, score, self.name, meta={"rule": name}))
         return extra
 
     def detect(self, doc: Document) -> list[Span]:
@@ -626,12 +668,8 @@ def _trim_name(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _resolve(spans: list[Span]) -> list[Span]:
-    """Highest score, then longest, then earliest wins; exact duplicates collapse."""
-    kept: list[Span] = []
-    for s in sorted(spans, key=lambda s: (-s.score, -s.length, s.start)):
-        if not any(s.start < k.end and k.start < s.end for k in kept):
-            kept.append(s)
-    return sorted(kept, key=Span.sort_key)
+    """Highest score, then longest, then earliest wins; exact duplicates collapse (O(n log n))."""
+    return highest_score(spans)
 
 
 # --------------------------------------------------------------------------- packaged model

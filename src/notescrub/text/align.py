@@ -112,11 +112,13 @@ def scheme_tags(types: Sequence[str], scheme: str) -> list[str]:
 
 def resolve_overlaps(spans: Sequence[Span]) -> tuple[list[Span], list[Span]]:
     """Split ``spans`` into (kept, dropped): longest first, then earliest, then label."""
-    kept: list[Span] = []
-    dropped: list[Span] = []
-    for s in sorted(spans, key=lambda s: (-s.length, s.start, s.label)):
-        (dropped if any(s.overlaps(k) for k in kept) else kept).append(s)
-    kept.sort(key=Span.sort_key)
+    from notescrub.detect.resolve import greedy
+
+    order = sorted(spans, key=lambda s: (-s.length, s.start, s.label))
+    rank = {id(s): i for i, s in enumerate(order)}
+    kept = greedy(order, key=lambda s: -rank[id(s)])
+    kept_ids = {id(s) for s in kept}
+    dropped = [s for s in order if id(s) not in kept_ids]
     return kept, dropped
 
 
