@@ -65,7 +65,7 @@ def is_offset(text: str, *, signed: bool = False) -> bool:
 
 
 def check_unicode(value: object, what: str, *, path: str | Path | None, line: int | None) -> None:
-    """Refuse strings that cannot be written as UTF-8 (lone surrogates from ``\\ud800`` escapes).
+    r"""Refuse strings that cannot be written as UTF-8 (lone surrogates from ``\ud800`` escapes).
 
     >>> check_unicode("ok", "text", path="x.jsonl", line=1)
     >>> check_unicode("a\ud800", "text", path="x.jsonl", line=3)
