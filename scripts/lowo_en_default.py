@@ -140,6 +140,29 @@ def evaluate_model(model: str, by_writer: dict[str, list], writers: list[str], p
     return out
 
 
+def sweep(folds: list[list[str]], dirs: dict[str, Path], by_writer: dict[str, list], biases: list[float]) -> dict:
+    """Pooled scores of the fold models at each CRF O-bias (the recall knob), all held-out notes."""
+    out = {}
+    for bias in biases:
+        golds, preds = [], []
+        for f in folds:
+            pipe = load_with_preset(str(dirs[",".join(f)]), "high-recall")
+            for det in getattr(pipe, "detectors", []):
+                if hasattr(det, "bias"):
+                    det.bias = bias
+            docs = [g for w in f for g in by_writer[w]]
+            for p in pipe.pipe([g.copy(layers=False) for g in docs]):
+                q = p.copy(layers=False)
+                q.add_layer("gold", p.layer("phi"))
+                preds.append(q)
+            golds += docs
+        out[f"{bias:+.2f}"] = scores(golds, preds)
+        r = out[f"{bias:+.2f}"]
+        print(f"bias {bias:+.2f}: binary P {r['binary_token']['precision']:.4f} R {r['binary_token']['recall']:.4f} "
+              f"strict F1 {r['strict']['f1']:.4f} notes with a leak {r['notes_with_leak']}/{r['notes']}", flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--folds", required=True, help="writers held out together, folds separated by ';'")
@@ -147,6 +170,7 @@ def main() -> None:
     ap.add_argument("--before", help="also score this model (name or directory) on every held-out writer")
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--sweep", default="", help="comma-separated CRF O-biases to score the fold models at (pooled)")
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
     folds = [[w.strip() for w in f.split(",") if w.strip()] for f in args.folds.split(";") if f.strip()]
@@ -177,6 +201,8 @@ def main() -> None:
                 pooled[preset][1].extend(preds)
     after["pooled"] = {p: scores(*pooled[p]) for p in PRESETS}
     report["after"] = after
+    if args.sweep:
+        report["sweep"] = sweep(folds, dirs, by_writer, [float(b) for b in args.sweep.split(",")])
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     for preset in PRESETS:
         print(f"\n{preset}\n" + table(after, preset))
