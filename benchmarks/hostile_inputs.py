@@ -51,6 +51,10 @@ def adversarial() -> dict[str, str]:
         "spaces-100k": "Seen by" + " " * 100_000 + "Smith",
         "caps-lines-20k": "\n".join(f"SMITH JOHN {i}" for i in range(20_000)),
         "mixed-punct-200k": ("Mr. A. B. (C) [D] 1-2-3; " * 8_000),
+        "id-trigger-spaces-100k": "ID" + " " * 100_000 + "x",
+        "mrn-trigger-tabs-100k": "MRN:" + "\t" * 100_000 + "x",
+        "triggers-200k": ("Acct # ID: MRN " * 14_000),
+        "name-words-200k": ("Smith John " * 18_000),
     }
 
 
