@@ -124,15 +124,17 @@ def table(results: dict, preset: str) -> str:
     return "\n".join(rows)
 
 
-def evaluate_model(model: str, by_writer: dict[str, list], writers: list[str], presets=PRESETS) -> dict:
-    """{writer and "pooled": {preset: scores}} of one model on ``writers``."""
+def evaluate_model(model: str | dict[str, str], by_writer: dict[str, list], writers: list[str],
+                   presets=PRESETS) -> dict:
+    """{writer and "pooled": {preset: scores}} on ``writers``; ``model`` is one model for all
+    writers or ``{writer: model}`` (each fold's model on its held-out writers)."""
     out: dict = {}
     pooled: dict[str, tuple[list, list]] = {p: ([], []) for p in presets}
     for w in writers:
         out[w] = {}
         for preset in presets:
             golds = by_writer[w]
-            preds = predict(model, preset, golds)
+            preds = predict(model if isinstance(model, str) else model[w], preset, golds)
             out[w][preset] = scores(golds, preds)
             pooled[preset][0].extend(golds)
             pooled[preset][1].extend(preds)
@@ -187,19 +189,8 @@ def main() -> None:
         report["before"] = {"model": args.before, "results": evaluate_model(args.before, by_writer, unseen)}
         print(table(report["before"]["results"], "high-recall"), flush=True)
     dirs = build_folds(folds, args.work, args.iterations, args.jobs)
-    after: dict = {}
-    pooled: dict[str, tuple[list, list]] = {p: ([], []) for p in PRESETS}
-    for f in folds:
-        model = str(dirs[",".join(f)])
-        for w in f:
-            after[w] = {}
-            for preset in PRESETS:
-                golds = by_writer[w]
-                preds = predict(model, preset, golds)
-                after[w][preset] = scores(golds, preds)
-                pooled[preset][0].extend(golds)
-                pooled[preset][1].extend(preds)
-    after["pooled"] = {p: scores(*pooled[p]) for p in PRESETS}
+    fold_model = {w: str(dirs[",".join(f)]) for f in folds for w in f}
+    after = evaluate_model(fold_model, by_writer, held)
     report["after"] = after
     if args.sweep:
         report["sweep"] = sweep(folds, dirs, by_writer, [float(b) for b in args.sweep.split(",")])
