@@ -54,3 +54,20 @@ def test_no_packaged_pattern_backtracks_catastrophically():
 def test_the_checker_finds_a_catastrophic_pattern():
     parsed = regexploit_sre.SreOpParser().parse_sre(r"ID[ \t]*#?[ \t]*:?[ \t]*(?P<phi>\d{4,})", 0)
     assert any(r.starriness > 2 for r in redos.find(parsed))
+
+
+def test_no_packaged_pattern_backtracks_quadratically():
+    """``\\s*:?\\s*$`` on "ID" + 25,000 blanks + "x" took 256 s in the section splitter."""
+    from notescrub.detect.pattern_audit import quadratic_pairs
+
+    bad = {name: pairs for name, pat in packaged_patterns().items() if (pairs := quadratic_pairs(pat.pattern, pat.flags))}
+    assert bad == {}
+
+
+def test_the_quadratic_checker_finds_the_heading_pattern_that_hung():
+    from notescrub.detect.pattern_audit import quadratic_pairs
+
+    assert quadratic_pairs(r"^\s*([A-Z][A-Z0-9 &/,()'\-]{2,60}?)\s*:?\s*$")
+    assert quadratic_pairs(r"[ \t]*,?[ \t]+(?:and)")
+    assert not quadratic_pairs(r"(?:[ \t]*+,)?[ \t]++(?:and)")
+    assert not quadratic_pairs(r"[ \t]*,[ \t]*\d")  # a required comma between the repeats

@@ -70,3 +70,23 @@ def test_orthographic_contains_shape_and_length():
 
 def test_strip_accents():
     assert strip_accents("Cuéllar Muñoz") == "Cuellar Munoz"
+
+
+def test_carafe_classes_match_the_papers_nested_wildcards_on_random_words():
+    """The linear rewrites of ``.*\\d.*``, ``.*-.*`` and ``.*a.*-.*b.*`` accept the same words."""
+    import random
+    import re
+
+    from notescrub.features.token import CARAFE_CLASSES
+
+    letter = r"[^\W\d_]"
+    paper = {
+        "HAS_DIGIT": re.compile(r".*\d.*"),
+        "HAS_DASH": re.compile(r".*-.*"),
+        "HAS_DASH_NUM_ALPHA": re.compile(rf".*{letter}.*-.*\d.*|.*\d.*-.*\d.*"),
+    }
+    rnd = random.Random(7)
+    words = ["", "-", "a-1", "1-a", "1-1", "a1-", "x-y-3", "é-٣", "a\n-1"]
+    words += ["".join(rnd.choice("aZé1٣-/._ \n") for _ in range(rnd.randint(0, 9))) for _ in range(20_000)]
+    for name, rx in paper.items():
+        assert [bool(rx.fullmatch(w)) for w in words] == [bool(CARAFE_CLASSES[name].fullmatch(w)) for w in words]

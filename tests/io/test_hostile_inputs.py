@@ -47,6 +47,9 @@ def test_physionet_double_minus(tmp_path):
     ("[" * 100_000, "nested too deeply"),
     ('{"id": "a", "text": "x", "n": %s}' % ("9" * 5000), "number"),
     ('{"id": "a", "text": "x\\ud800y"}', "lone UTF-16 surrogate"),
+    # found by the 3,000-case fuzz run: a surrogate in a span's extra key crashed the writer
+    ('{"id": "a", "text": "hello", "spans": [{"start": 0, "end": 1, "type": "X", "te\\udfffxt": "h"}]}',
+     "lone UTF-16 surrogate"),
     ('{"id": null, "text": "x"}', '"id" must be'),
     ('{"id": true, "text": "x"}', '"id" must be'),
     ('{"id": {"a": 1}, "text": "x"}', '"id" must be'),
@@ -73,6 +76,10 @@ def test_csv_meta_must_be_an_object_and_quotes_must_close(tmp_path):
     f.write_text('id,text,spans\na,hello,"[{""start"":0,""end"":1,""type"":""X"",""meta"":""[1,2]""}]"\n',
                  encoding="utf-8")
     assert "spans.meta" in str(_err(f))
+    h = tmp_path / "c.csv"
+    h.write_text('id,text,spans\na,hello,"[{""start"":0,""end"":1,""type"":""X"",""t\\udfff"":1}]"\n',
+                 encoding="utf-8")
+    assert "lone UTF-16 surrogate" in str(_err(h))
     g = tmp_path / "b.csv"
     g.write_text('id,text\na,"unclosed\nb,more\n', encoding="utf-8")
     assert "malformed CSV" in str(_err(g))

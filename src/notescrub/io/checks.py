@@ -84,17 +84,23 @@ def check_unicode(value: object, what: str, *, path: str | Path | None, line: in
 def json_loads(text: str | bytes, what: str, *, path: str | Path | None, line: int | None) -> Any:
     """``json.loads`` whose every failure is an :class:`InputFormatError` naming the place.
 
-    Besides syntax errors: numbers too long to convert, and nesting too deep for the parser.
+    Besides syntax errors: numbers too long to convert, nesting too deep for the parser, and
+    lone UTF-16 surrogates (``"\\udfff"`` escapes) in any key or string value, which could be
+    read but never written back as UTF-8.
 
     >>> json_loads('{"a": 1}', "record", path="x.jsonl", line=1)
     {'a': 1}
+    >>> json_loads('{"spans": [{"te\\udfffxt": 1}]}', "record", path="x.jsonl", line=4)
+    Traceback (most recent call last):
+    ...
+    notescrub.errors.InputFormatError: x.jsonl:4: record contains a lone UTF-16 surrogate (\\ud800-\\udfff), which is not a character
     >>> json_loads("[" * 100000, "record", path="x.jsonl", line=2)
     Traceback (most recent call last):
     ...
     notescrub.errors.InputFormatError: x.jsonl:2: record is nested too deeply to be read
     """
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputFormatError(f"invalid JSON in {what} ({exc.msg} at column {exc.colno})", path=path,
                                line=line) from None
@@ -102,6 +108,22 @@ def json_loads(text: str | bytes, what: str, *, path: str | Path | None, line: i
         raise InputFormatError(f"{what} is nested too deeply to be read", path=path, line=line) from None
     except ValueError:  # e.g. an integer of thousands of digits
         raise InputFormatError(f"{what} holds a number that cannot be read", path=path, line=line) from None
+    _check_strings(value, what, path=path, line=line)
+    return value
+
+
+def _check_strings(value: Any, what: str, *, path: str | Path | None, line: int | None) -> None:
+    """:func:`check_unicode` on every key and string in a parsed JSON value (no recursion)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            check_unicode(item, what, path=path, line=line)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def make_span(

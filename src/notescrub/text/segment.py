@@ -35,8 +35,8 @@ _TERMINAL = frozenset(".?!:;")
 _BULLET_RE = re.compile(r"\s*(?:[-*•·o]\s|\d{1,2}[.)]\s|\(?[a-z]\)\s|#)")
 # starts only at the first mark of a run and never backtracks into it: linear on "....." x 100k
 _SENT_END_RE = re.compile(r"(?<![.?!])[.?!]++[\"')\]]*+(?=\s+[\"'(\[]?[A-Z0-9ÁÉÍÓÚÑ¿¡])")
-_CAPS_HEADING_RE = re.compile(r"^\s*([A-Z][A-Z0-9 &/,()'\-]{2,60}?)\s*:?\s*$")
-_COLON_HEADING_RE = re.compile(r"^\s*([A-Z][A-Za-z&/()' \-]{1,40}?)\s*:(?!\d)")
+_CAPS_HEADING_RE = re.compile(r"^\s*+([A-Z][A-Z0-9 &/,()'\-]{2,60}?)\s*+:?\s*$")
+_COLON_HEADING_RE = re.compile(r"^\s*+([A-Z][A-Za-z&/()' \-]{1,40}?)\s*+:(?!\d)")
 
 
 def lines(text: str) -> list[tuple[int, int]]:
