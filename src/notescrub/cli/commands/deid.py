@@ -28,8 +28,10 @@ note and no -o, the de-identified note is printed.
 Modes: surrogate (default: realistic, consistent replacements; dates shifted by one
 secret per-patient offset), tag ([**DOCTOR**]), mask (***, same length), redact
 (removed), hash (keyed pseudonym). Surrogates and hashes come from a secret key:
-pass --key-file to reuse one (same surrogates in every run); without it a new key is
-generated and saved, and its path is printed on stderr. Key files are never printed.
+create one with 'notescrub key new PATH' and pass --key-file PATH (same surrogates in
+every run); without --key-file a new key is generated and saved once the output is
+written (a run that writes nothing saves no key), and its path is printed on stderr.
+Key files are never printed.
 
 Fail closed: a document whose detection or replacement fails is never written; with
 several documents nothing is written unless --skip-bad leaves the failing ones out.
@@ -53,7 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="OUTPUT", help="output file or directory (default: stdout for one .txt note)")
     p.add_argument("--model", metavar="M", default=None, help="packaged model name or model directory (default: en-default)")
     p.add_argument("--mode", choices=MODES, default="surrogate", help="how PHI is replaced (default: surrogate)")
-    p.add_argument("--key-file", metavar="K", help="secret surrogate key file (created by an earlier run)")
+    p.add_argument("--key-file", metavar="K", help="secret surrogate key file (create one with 'notescrub key new PATH')")
     p.add_argument("--types", metavar="T,...", help="replace only these PHI types (canonical or native labels), or 'hipaa'")
     p.add_argument("--format", metavar="F", help="input format (default: detected); the output uses the same format")
     p.add_argument("--to", dest="out_format", metavar="F", help="output format, when it must differ from the input's")
