@@ -46,3 +46,62 @@ def test_language_warnings_become_one_summary_line(tmp_path, capsys):
     assert sum("'es3' does not look like English" in x for x in err.splitlines()) == 1
     assert any(x.endswith("5 documents do not look like English: the model may miss PHI in them; "
                           "for Spanish use --model es-meddocan") for x in err.splitlines())
+
+
+NOTE = "Mr. John Smith was seen by Dr. Ruiz on 03/18/2091 at Lakeshore Hospital. Call 617-555-0199."
+
+
+def test_annotate_defaults_to_en_default_like_deid(tmp_path):
+    import json
+
+    notes = tmp_path / "n.jsonl"
+    write_corpus([Document("a", NOTE)], notes)
+    out = tmp_path / "o.jsonl"
+    assert main(["-q", "annotate", str(notes), "-o", str(out)]) == 0
+    spans = json.loads(out.read_text())["spans"]
+    assert {"PATIENT", "DATE", "PHONE"} <= {s["type"] for s in spans}
+    assert all(s["source"] in ("crf", "two_pass") for s in spans)
+
+
+@pytest.mark.parametrize("command", ["annotate", "deid"])
+def test_old_bias_spelling_says_what_to_use(command, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([command, "in.jsonl", "-o", str(tmp_path / "o.jsonl"), "--bias", "-1.5"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--recall-bias 1.5" in err and "opposite sign" in err
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_recall_bias_has_one_sign_in_annotate_and_deid(tmp_path):
+    import json
+
+    notes = tmp_path / "n.jsonl"
+    text = "\n".join([NOTE, "Seen with her daughter Maria at home in Springfield on Tuesday.",
+                      "Follow up with Hernandez clinic, phone 555 0101, fax 555 0102."])
+    write_corpus([Document("a", text)], notes)
+    counts = {}
+    for b in ("-4", "4"):
+        out = tmp_path / f"a{b}.jsonl"
+        assert main(["-q", "annotate", str(notes), "-o", str(out), "--recall-bias", b]) == 0
+        counts[("annotate", b)] = len(json.loads(out.read_text())["spans"])
+        out = tmp_path / f"d{b}.jsonl"
+        assert main(["-q", "deid", str(notes), "-o", str(out), "--mode", "tag", "--recall-bias", b]) == 0
+        counts[("deid", b)] = next(read_corpus(out)).text.count("[**")
+    assert counts[("annotate", "4")] > counts[("annotate", "-4")]
+    assert counts[("deid", "4")] > counts[("deid", "-4")]
+
+
+@pytest.mark.parametrize("command", ["annotate", "deid"])
+def test_help_lists_every_preset_from_the_model(command, capsys):
+    import json
+    from importlib import resources
+
+    meta = json.loads(resources.files("notescrub.models").joinpath("en-default/model.json").read_text())
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert meta["presets"] and "precision" in meta["presets"]
+    for name in meta["presets"]:
+        assert name in out
+    assert f"{meta['default_preset']} [default]" in out

@@ -49,11 +49,12 @@ log = logging.getLogger("notescrub.deid")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from notescrub.cli.options import add_model_options
     from notescrub.replace.engine import MODES
 
     p.add_argument("input", metavar="INPUT", help="note file, corpus file or directory")
     p.add_argument("-o", "--output", metavar="OUTPUT", help="output file or directory (default: stdout for one .txt note)")
-    p.add_argument("--model", metavar="M", default=None, help="packaged model name or model directory (default: en-default)")
+    add_model_options(p)
     p.add_argument("--mode", choices=MODES, default="surrogate", help="how PHI is replaced (default: surrogate)")
     p.add_argument("--key-file", metavar="K", help="secret surrogate key file (create one with 'notescrub key new PATH')")
     p.add_argument("--types", metavar="T,...", help="replace only these PHI types (canonical or native labels), or 'hipaa'")
@@ -73,10 +74,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--layer", default="gold", help="input layer used by --spans-from-input (default: gold)")
     p.add_argument("--max-chars", type=int, metavar="N", default=None,
                    help="refuse documents longer than N characters (default 20,000,000)")
-    p.add_argument("--preset", metavar="NAME", default=None,
-                   help="operating point of the model (en-default: balanced, high-recall [default], max-recall)")
-    p.add_argument("--recall-bias", type=float, metavar="B", default=None,
-                   help="favour recall in CRF-based models: B > 0 lowers the score of the non-PHI label by B")
     p.add_argument("--resolve", metavar="POLICY", default=None,
                    help="merge overlapping spans (longest, highest_score, union) instead of refusing them")
     p.add_argument("--date-shift", metavar="LO,HI", default="-365,-30", help="range of the per-patient date shift in days")
@@ -121,19 +118,11 @@ def _save_new_key(key) -> None:  # type: ignore[no-untyped-def]
 
 
 def _pipeline(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from notescrub.recipes.loader import load_with_preset
+    from notescrub.cli.options import load_model_from_args
 
-    pipeline = load_with_preset(args.model, getattr(args, "preset", None))
+    pipeline = load_model_from_args(args)
     if getattr(args, "max_chars", None):
         pipeline.max_chars = int(args.max_chars)
-    if args.recall_bias is not None:
-        tuned = 0
-        for det in getattr(pipeline, "detectors", []):
-            if hasattr(det, "bias"):
-                det.bias = -float(args.recall_bias)
-                tuned += 1
-        if not tuned:
-            raise ConfigError(f"model {args.model or 'en-default'} has no detector with a recall bias (CRF models do)")
     return pipeline
 
 
