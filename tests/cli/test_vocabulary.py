@@ -105,3 +105,53 @@ def test_help_lists_every_preset_from_the_model(command, capsys):
     for name in meta["presets"]:
         assert name in out
     assert f"{meta['default_preset']} [default]" in out
+
+
+def test_explain_en_default_shows_the_stacked_crf_features(tmp_path, capsys):
+    import json
+
+    notes = tmp_path / "n.jsonl"
+    write_corpus([Document("a", NOTE, "P1"), Document("b", "Smith called back about the results.", "P1")], notes)
+    out = tmp_path / "o.jsonl"
+    assert main(["-q", "annotate", str(notes), "-o", str(out), "--explain"]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    crf = [s for r in records for s in r["spans"] if s["source"] == "crf"]
+    assert crf and all(s["explain"] for s in crf)
+    feats = {f for s in crf for f, _ in s["explain"]}
+    assert any(f.startswith("stk=") for f in feats)  # the feeders' detections pushed the label
+    assert all(not any(w in f for w in ("Smith", "Ruiz", "Lakeshore")) for f in feats)
+
+
+def test_explain_says_which_spans_cannot_be_explained(tmp_path, capsys):
+    """A hybrid model whose rules component also outputs spans: those have no CRF weights."""
+    import json
+    import shutil
+    from importlib import resources
+
+    model = tmp_path / "model"
+    shutil.copytree(str(resources.files("notescrub.models").joinpath("en-default")), model)
+    meta = json.loads((model / "model.json").read_text())
+    for c in meta["components"]:
+        if c["name"] == "rules":
+            c["options"]["enabled"] = True
+    (model / "model.json").write_text(json.dumps(meta))
+    notes = tmp_path / "n.jsonl"
+    write_corpus([Document("a", NOTE)], notes)
+    out = tmp_path / "o.jsonl"
+    # a CRF biased hard towards precision leaves some PHI to the rules
+    assert main(["-q", "annotate", str(notes), "-o", str(out), "--model", str(model), "--explain",
+                 "--recall-bias", "-12"]) == 0
+    spans = json.loads(out.read_text())["spans"]
+    rules = [s for s in spans if s["source"] == "rules"]
+    assert rules and all(s["explain"] == [] for s in rules)
+    assert all(s["explain"] for s in spans if s["source"] == "crf")
+    err = capsys.readouterr().err
+    assert f"{len(rules)} span(s) found by components that are not CRFs" in err and f"rules {len(rules)}" in err
+
+
+def test_explain_refused_for_a_model_without_crf(tmp_path, capsys):
+    notes = tmp_path / "n.jsonl"
+    write_corpus([Document("a", NOTE)], notes)
+    assert main(["-q", "annotate", str(notes), "-o", str(tmp_path / "o.jsonl"), "--model", "rules-en",
+                 "--explain"]) == 2
+    assert "cannot be explained" in capsys.readouterr().err and not (tmp_path / "o.jsonl").exists()

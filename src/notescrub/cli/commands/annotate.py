@@ -104,7 +104,7 @@ def record(doc: Any, spans: Iterable[Any], explain: Any = None) -> dict[str, Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from notescrub.detect.crf_explain import explainer
+    from notescrub.detect.crf_explain import explainable, explainer
     from notescrub.io import read_corpus
     from notescrub.io.atomic import atomic_file
     from notescrub.cli.options import load_model_from_args
@@ -119,7 +119,21 @@ def run(args: argparse.Namespace) -> int:
         if known and unknown:
             raise LabelError(f"--labels names labels the model does not produce: {sorted(unknown)}; "
                              f"it knows {sorted(known)}")
-    explain = explainer(pipeline) if args.explain else None
+    explain = None
+    unexplained: dict[str, int] = {}
+    if args.explain:
+        can = set(explainable(pipeline))
+        if not can:
+            raise ConfigError(f"--explain: model {args.model or 'en-default'} has no CRF, so its spans cannot be "
+                              "explained (rules and dictionaries have no feature weights); leave out --explain")
+        crf_explain = explainer(pipeline)
+
+        def explain(doc: Any, span: Any) -> list[list[Any]]:
+            source = span.source.split("+")[0]
+            if source not in can:
+                unexplained[source] = unexplained.get(source, 0) + 1
+                return []
+            return crf_explain(doc, span)
     unmapped: set[str] = set()
     n = 0
     with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
@@ -129,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
             unmapped.update(s.label for s in spans if s.phi is None)
             fh.write(json.dumps(record(out, spans, explain), ensure_ascii=False) + "\n")
             n += 1
+    if unexplained:
+        log.warning("--explain: %d span(s) found by components that are not CRFs and cannot explain them (%s); "
+                    "their explain lists are empty", sum(unexplained.values()),
+                    ", ".join(f"{k} {v}" for k, v in sorted(unexplained.items())))
     if unmapped:
         log.warning("labels without an i2b2-2014 subtype (phi is null): %s", ", ".join(sorted(unmapped)))
     log.info("annotated %d documents -> %s", n, args.output)
