@@ -157,6 +157,20 @@ def _write_text(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8", newline="")
 
 
+def _needs_output(path: Path, fmt: str, explicit: bool) -> str:
+    """Why ``-o`` is needed here: what was detected and how to get the note printed instead."""
+    from notescrub.io.detect import detection_reason
+
+    base = "-o OUTPUT is required unless INPUT is a single plain-text note"
+    if explicit or not path.exists():
+        return f"{base} (INPUT is read as {fmt})"
+    why = detection_reason(path)
+    if path.is_file() and path.suffix.lower() == ".txt":
+        return (f"{base}, and {why}: pass -o OUTPUT to write it with its annotations, "
+                "or --format txt to print it as a plain note")
+    return f"{base}; {why}"
+
+
 def _keep_fields(values: list[str]) -> set[str]:
     """``--keep-field a --keep-field b,c`` -> ``{"a", "b", "c"}``.
 
@@ -195,7 +209,7 @@ def _run(args: argparse.Namespace) -> int:
     fmt = args.format or detect_format(args.input)
     to_stdout = args.output is None
     if to_stdout and not (fmt == "txt" and Path(args.input).is_file()):
-        raise ConfigError("-o OUTPUT is required unless INPUT is a single plain-text note")
+        raise ConfigError(_needs_output(Path(args.input), fmt, explicit=bool(args.format)))
     key, generated = _key(args)
     if args.keep_original_offsets and not args.keep_annotations:
         raise ConfigError("--keep-original-offsets only applies with --keep-annotations")
