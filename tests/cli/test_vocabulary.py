@@ -92,7 +92,7 @@ def test_recall_bias_has_one_sign_in_annotate_and_deid(tmp_path):
     assert counts[("deid", "4")] > counts[("deid", "-4")]
 
 
-@pytest.mark.parametrize("command", ["annotate", "deid"])
+@pytest.mark.parametrize("command", ["annotate", "deid", "audit"])
 def test_help_lists_every_preset_from_the_model(command, capsys):
     import json
     from importlib import resources
