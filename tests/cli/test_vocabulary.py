@@ -37,8 +37,9 @@ def test_language_warnings_become_one_summary_line(tmp_path, capsys):
     assert main(["annotate", str(notes), "-o", str(out), "--model", "rules-en", "-q"]) == 0
     err = capsys.readouterr().err
     lines = [x for x in err.splitlines() if "look like English" in x]
-    assert lines == ["notescrub: WARNING: 5 documents do not look like English: the model may miss PHI in them; "
-                     "for Spanish use --model es-meddocan; their ids with -v"], err
+    expected = ("notescrub: WARNING: 5 documents do not look like English: the model may miss PHI in them; "
+                "for Spanish use --model es-meddocan; their ids with -v")
+    assert lines == [expected], err
     assert "Paciente" not in err
     # with -v each document is named as well (by id), and the summary is still there
     assert main(["annotate", str(notes), "-o", str(tmp_path / "o2.jsonl"), "--model", "rules-en", "-v"]) == 0
@@ -77,8 +78,8 @@ def test_recall_bias_has_one_sign_in_annotate_and_deid(tmp_path):
     import json
 
     notes = tmp_path / "n.jsonl"
-    text = "\n".join([NOTE, "Seen with her daughter Maria at home in Springfield on Tuesday.",
-                      "Follow up with Hernandez clinic, phone 555 0101, fax 555 0102."])
+    text = (f"{NOTE}\nSeen with her daughter Maria at home in Springfield on Tuesday.\n"
+            "Follow up with Hernandez clinic, phone 555 0101, fax 555 0102.")
     write_corpus([Document("a", text)], notes)
     counts = {}
     for b in ("-4", "4"):

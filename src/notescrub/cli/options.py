@@ -26,13 +26,14 @@ __all__ = ["add_model_options", "apply_recall_bias", "load_model_from_args", "pa
 
 def packaged_presets() -> dict[str, tuple[list[str], str | None]]:
     """``{model name: ([preset, ...], default preset)}`` for every packaged model that has presets."""
+    from notescrub.errors import ModelError
     from notescrub.registry import model_dir, packaged_models, read_model_meta
 
     out: dict[str, tuple[list[str], str | None]] = {}
     for name in packaged_models():
         try:
             meta = read_model_meta(model_dir(name))
-        except Exception:  # a broken packaged model must not break --help
+        except ModelError:  # a broken packaged model must not break --help (loading it says what is wrong)
             continue
         presets = meta.get("presets")
         if isinstance(presets, dict) and presets:

@@ -104,10 +104,10 @@ def record(doc: Any, spans: Iterable[Any], explain: Any = None) -> dict[str, Any
 
 
 def run(args: argparse.Namespace) -> int:
+    from notescrub.cli.options import load_model_from_args
     from notescrub.detect.crf_explain import explainable, explainer
     from notescrub.io import read_corpus
     from notescrub.io.atomic import atomic_file
-    from notescrub.cli.options import load_model_from_args
 
     pipeline = load_model_from_args(args)
     configure(pipeline, args.threshold)
