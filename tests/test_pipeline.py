@@ -33,5 +33,5 @@ def test_non_english_text_is_processed_with_a_warning(caplog):
     with caplog.at_level(logging.WARNING):
         doc = pipe(Document("es1", text))
     assert doc.layer("phi")
-    assert doc_ref("es1") in caplog.text and "does not look like en" in caplog.text
+    assert doc_ref("es1") in caplog.text and "does not look like English" in caplog.text
     assert "Paciente" not in caplog.text  # never the note text

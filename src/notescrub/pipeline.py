@@ -28,6 +28,8 @@ __all__ = ["Pipeline", "MAX_CHARS"]
 
 log = logging.getLogger(__name__)
 
+_LANGUAGES = {"en": "English", "es": "Spanish"}
+
 #: Documents longer than this (characters) are refused: a single note of tens of MB is
 #: almost always a concatenated export that should be split into notes first.
 MAX_CHARS = 20_000_000
@@ -108,8 +110,13 @@ class Pipeline:
             from notescrub.text.language import looks_like
 
             if not looks_like(doc.text, self.lang):
-                log.warning("%s does not look like %s text: this model may miss PHI in it "
-                            "(for Spanish use --model es-meddocan)", doc_ref(doc.id), self.lang)
+                # one line per document for library users; the CLI turns these into one summary line
+                name = _LANGUAGES.get(self.lang, self.lang)
+                hint = "; for Spanish use --model es-meddocan" if self.lang != "es" else ""
+                log.warning("%s does not look like %s (%s) text: this model may miss PHI in it%s",
+                            doc_ref(doc.id), name, self.lang, hint,
+                            extra={"summary": (f"document does not look like {name}: the model may miss PHI in it{hint}",
+                                               f"documents do not look like {name}: the model may miss PHI in them{hint}")})
 
     @property
     def patient_level(self) -> bool:

@@ -83,7 +83,7 @@ def test_bias_raises_the_number_of_spans(data, model):
     counts = []
     for bias in ("3", "0", "-3", "-10"):
         out = root / f"bias{bias}.jsonl"
-        assert main(["-q", "annotate", str(raw), "-o", str(out), "--model", str(model), "--bias", bias]) == 0
+        assert main(["-q", "annotate", str(raw), "-o", str(out), "--model", str(model), "--recall-bias", str(-float(bias))]) == 0
         counts.append(sum(len(r["spans"]) for r in _read(out)))
     assert counts[0] <= counts[1] and counts[-1] >= counts[1] and counts[0] < counts[-1]
 

@@ -34,16 +34,33 @@ def _command_modules() -> list[ModuleType]:
     return mods
 
 
+def _add_common(p: argparse.ArgumentParser, top: bool = False) -> None:
+    """``-q``/``-v`` on a parser; below the top one they default to nothing, so they may go anywhere."""
+    default: dict = {} if top else {"default": argparse.SUPPRESS}
+    p.add_argument("-q", "--quiet", action="store_true", **default,
+                   help="no progress bars or info messages (warnings and errors only)")
+    p.add_argument("-v", "--verbose", action="store_true", **default,
+                   help="debug logging; messages show document ids instead of keyed hashes (never note text)")
+
+
+def _nested(p: argparse.ArgumentParser):  # type: ignore[no-untyped-def]
+    """Every sub-parser below ``p`` (``notescrub synth generate`` ...)."""
+    for action in p._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sp in action.choices.values():
+                yield sp
+                yield from _nested(sp)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="notescrub",
         description="De-identify clinical text: detect PHI, replace it, evaluate, train.",
-        epilog="Run 'notescrub COMMAND --help' for a command's options and examples.",
+        epilog="Run 'notescrub COMMAND --help' for a command's options and examples. "
+               "-q and -v may be given before or after the command.",
     )
     parser.add_argument("--version", action="version", version=f"notescrub {__version__}")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bars or info messages")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="debug logging; messages show document ids instead of keyed hashes (never note text)")
+    _add_common(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for mod in _command_modules():
         p = sub.add_parser(
@@ -52,35 +69,50 @@ def build_parser() -> argparse.ArgumentParser:
             description=getattr(mod, "DESCRIPTION", mod.HELP),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help="no progress output")
+        _add_common(p)
         mod.add_arguments(p)
+        for nested in _nested(p):
+            _add_common(nested)
         p.set_defaults(_run=mod.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    from notescrub.cli.summary import WarningSummary
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    quiet = getattr(args, "quiet", False)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else (logging.WARNING if quiet else logging.INFO),
-        format="notescrub: %(levelname)s: %(message)s",
-        stream=sys.stderr,
-    )
+    quiet, verbose = bool(getattr(args, "quiet", False)), bool(getattr(args, "verbose", False))
+    args.quiet, args.verbose = quiet, verbose
+    level = logging.DEBUG if verbose else (logging.WARNING if quiet else logging.INFO)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("notescrub: %(levelname)s: %(message)s"))
+    summary = WarningSummary(verbose)
+    handler.addFilter(summary)
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(level)
     from notescrub.docref import reveal_ids
 
-    reveal_ids(args.verbose)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return 1
+    reveal_ids(verbose)
     try:
-        return int(args._run(args) or 0)
-    except NotescrubError as exc:
-        print(f"notescrub {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("notescrub: interrupted; no partial output was kept", file=sys.stderr)
-        return 130
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return 1
+        try:
+            return int(args._run(args) or 0)
+        except NotescrubError as exc:
+            print(f"notescrub {args.command}: error: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("notescrub: interrupted; no partial output was kept", file=sys.stderr)
+            return 130
+    finally:
+        for line in summary.lines():
+            print(f"notescrub: WARNING: {line}", file=sys.stderr)
+        root.removeHandler(handler)
+        root.setLevel(old_level)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,11 @@
 """Explanations of CRF spans: the strongest features behind a span's label.
 
 For a span found by a CRF, :func:`explainer` returns the features of its first token
-with the largest weights for the tag it received. Features whose value is text of the
+with the largest weights for the tag it received (for a stacked CRF, such as the one of
+``en-default``, these include the feeder detections ``stk=...``/``stksrc=...``). Spans
+of components that are not CRFs (rules, dictionaries, a patient-level second pass) have
+no feature weights: their explanation is an empty list, and :func:`explainable` tells
+which components can explain. Features whose value is text of the
 note (the word, affixes, bigrams, neighbouring words, line heads, section names) are
 masked (``"lw=<text>"``), so an explanation never carries PHI.
 
@@ -17,7 +21,7 @@ from typing import Any
 
 from notescrub.types import Document, Span
 
-__all__ = ["explainer", "mask", "top_features"]
+__all__ = ["explainable", "explainer", "mask", "top_features"]
 
 _SAFE = re.compile(
     r"^(?:-?\d+:)?(?:shape|sshape|len|zipf|dict|pat|cshape|cpos|c:\w+|lpos|slen\[-?\d\]|line|pos"
@@ -47,6 +51,11 @@ def top_features(tagger: Any, attrs: list[str], tag: str, k: int = 5) -> list[li
                 scored.append((v, a))
     scored.sort(key=lambda x: -abs(x[0]))
     return [[mask(a), round(v, 4)] for v, a in scored[:k]]
+
+
+def explainable(pipeline: Any) -> list[str]:
+    """Names of the detectors of ``pipeline`` whose spans can be explained (CRFs)."""
+    return [d.name for d in pipeline.detectors if hasattr(d, "final_attributes")]
 
 
 def explainer(pipeline: Any, k: int = 5) -> Callable[[Document, Span], list[list[Any]]]:

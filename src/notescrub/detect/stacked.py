@@ -130,6 +130,11 @@ class StackedCRF(Detector):
         doc.metadata[self.name] = {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
         return [s.with_(source=self.name) for s in d.spans]
 
+    def final_attributes(self, doc: Document) -> tuple[CRFTagger, list[list[str]]]:
+        """The inner CRF and the attributes it sees for ``doc``, feeder features included
+        (what :func:`notescrub.detect.crf_explain.explainer` needs to explain a span)."""
+        return self.crf, self._parts(doc).join()
+
     # the recall knob and confidence settings live on the inner CRF
     @property
     def bias(self) -> float:

@@ -44,7 +44,7 @@ from notescrub.errors import InputFormatError, NotescrubError, UnknownFormatErro
 from notescrub.io.atomic import atomic_dir, atomic_file
 from notescrub.io.base import FORMATS, Format, get_format
 from notescrub.io.decode import check_encoding
-from notescrub.io.detect import detect_format, iter_files, output_format
+from notescrub.io.detect import check_format_fits, detect_format, iter_files, output_format
 from notescrub.types import Document
 
 __all__ = [
@@ -76,6 +76,7 @@ def input_files(path: str | Path, fmt: str) -> list[Path]:
     p = Path(path)
     f = get_format(fmt)
     if p.is_file():
+        check_format_fits(p, fmt)
         if fmt == "brat" and p.suffix == ".ann":
             return [p.with_suffix(".txt")]
         return [p]

@@ -95,7 +95,10 @@ def glob_escape(name: str) -> str:
 @contextmanager
 def output_lock(target: Path) -> Iterator[None]:
     """Hold an exclusive lock on ``target`` for a run; a second run writing it is refused at once."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # e.g. a regular file where a folder of the path should be
+        raise ConfigError(f"cannot create the output's folder ({type(exc).__name__})", path=target.parent) from None
     key = str(target.resolve())
     if key in _HELD:  # this process holds it already (a command locks its output for the whole run)
         yield

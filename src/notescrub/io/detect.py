@@ -21,7 +21,7 @@ from pathlib import Path
 
 from notescrub.errors import InputFormatError, UnknownFormatError
 
-__all__ = ["detect_file", "detect_format", "iter_files", "output_format"]
+__all__ = ["check_format_fits", "detect_file", "detect_format", "detection_reason", "iter_files", "output_format"]
 
 _PEEK = 65536
 _BY_SUFFIX = {
@@ -60,6 +60,49 @@ def detect_file(path: Path) -> str | None:
             return "physionet"
         return "inline" if _INLINE_RE.search(head) else "txt"
     return None
+
+
+def detection_reason(path: str | Path) -> str:
+    """Why :func:`detect_format` chose its answer for ``path``, in words (for messages).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "x.txt").write_text("Seen by Ruiz.", encoding="utf-8")
+    >>> _ = (d / "x.ann").write_text("", encoding="utf-8")
+    >>> detection_reason(d / "x.txt")
+    'x.txt was treated as brat because x.ann exists next to it'
+    """
+    p = Path(path)
+    if p.is_dir():
+        fmt = detect_format(p)
+        return f"the files of {p.name or p} were read as {fmt}"
+    fmt = detect_file(p)
+    suffix = p.suffix.lower()
+    if suffix == ".txt" and fmt == "brat":
+        return f"{p.name} was treated as brat because {p.with_suffix('.ann').name} exists next to it"
+    if suffix == ".txt" and fmt == "physionet":
+        return f"{p.name} was treated as physionet because it starts with START_OF_RECORD="
+    if suffix == ".txt" and fmt == "inline":
+        return f"{p.name} was treated as inline because it holds <PHI TYPE=...> tags"
+    if suffix == ".xml":
+        return f"{p.name} was treated as {fmt} from its root element"
+    return f"{p.name} was treated as {fmt} from its name ({suffix or 'no suffix'})"
+
+
+def check_format_fits(path: str | Path, fmt: str) -> None:
+    """Refuse an explicit ``--format`` that a file's name contradicts (a ``.jsonl`` read as brat...).
+
+    >>> check_format_fits("notes.jsonl", "brat")
+    Traceback (most recent call last):
+    ...
+    notescrub.errors.UnknownFormatError: notes.jsonl: --format brat does not fit this file: its name (.jsonl) says jsonl; brat is a folder of NAME.txt files with NAME.ann next to them; leave --format out to detect the format, or pass --format jsonl
+    """
+    p = Path(path)
+    named = _BY_SUFFIX.get(p.suffix.lower())
+    if named is not None and named != fmt and not (fmt == "brat" and p.suffix.lower() == ".txt"):
+        hint = "; brat is a folder of NAME.txt files with NAME.ann next to them" if fmt == "brat" else ""
+        raise UnknownFormatError(f"--format {fmt} does not fit this file: its name ({p.suffix}) says {named}{hint}; "
+                                 f"leave --format out to detect the format, or pass --format {named}", path=p)
 
 
 def iter_files(folder: Path) -> Iterator[Path]:

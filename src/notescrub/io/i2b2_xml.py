@@ -207,7 +207,9 @@ def dumps(doc: Document, *, layer: str = "gold") -> str:
 
 def _tag(doc: Document, s: Span, sid: str) -> str:
     if s.fragments:
-        log.warning("%s: discontinuous span written as its whole extent [%d, %d)", doc_ref(doc.id), s.start, s.end)
+        log.warning("%s: discontinuous span written as its whole extent [%d, %d)", doc_ref(doc.id), s.start, s.end,
+                    extra={"summary": ("discontinuous span was written as its whole extent (i2b2 XML has no fragments)",
+                                       "discontinuous spans were written as their whole extent (i2b2 XML has no fragments)")})
     text = doc.text[s.start : s.end]
     attrs = {"id": sid, "start": str(s.start), "end": str(s.end), "text": text, "TYPE": s.label,
              "comment": str(s.meta.get("comment", ""))}

@@ -24,11 +24,12 @@ NO_CANONICAL = "(none)"
 
 @dataclass
 class CorpusStats:
-    """Counts over a corpus (one layer of spans)."""
+    """Counts over a corpus (one layer of spans); ``without_patient`` documents have no patient id."""
 
     layer: str = "gold"
     documents: int = 0
     patients: int = 0
+    without_patient: int = 0
     characters: int = 0
     tokens: int = 0
     spans: int = 0
@@ -54,6 +55,8 @@ def corpus_stats(docs: Iterable[Document], *, layer: str = "gold") -> CorpusStat
         st.tokens += len(tokenize(doc.text))
         if doc.patient_id is not None:
             patients.add(doc.patient_id)
+        else:
+            st.without_patient += 1
         for s in doc.layer(layer):
             st.spans += 1
             st.discontinuous += bool(s.fragments)

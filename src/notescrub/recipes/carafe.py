@@ -16,7 +16,7 @@ What the paper used, and what we do:
 * **Training**: L-BFGS with a Gaussian prior sigma = 10 (an L2 penalty
   ``||w||^2 / (2 sigma^2)``, i.e. ``c2 = 0.005`` in CRFsuite's units) -- same.
 * **Bias**: Carafe-ALL used ``b = -1.0`` on the O label (tuned by cross-validation);
-  the recipe stores ``bias=-1.0``, changeable at run time (``annotate --bias``).
+  the recipe stores ``bias=-1.0``, changeable at run time (``annotate --recall-bias 1.0`` gives ``bias=-1.0``).
 * **Differences**: our tokenizer (fused-token splitting), lexicons and regex patterns are
   our own; the post-processing regexes of Carafe-ALL+PP are left to the rules detector.
 

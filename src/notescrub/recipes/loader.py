@@ -283,7 +283,7 @@ class Component(Detector):
         return getattr(self.__dict__["inner"], item)
 
     def __setattr__(self, key: str, value: Any) -> None:
-        # decoding knobs (annotate --bias/--threshold) go to the wrapped model
+        # decoding knobs (--recall-bias/--threshold) go to the wrapped model
         if key in ("bias", "threshold") and hasattr(self.inner, key):
             setattr(self.inner, key, value)
         else:

@@ -104,7 +104,7 @@ class SurrogateKey:
         except IsADirectoryError:
             raise KeyFileError("key file is a directory", path=p) from None
         except FileNotFoundError:
-            raise KeyFileError("key file does not exist", path=p) from None
+            raise KeyFileError(f"key file does not exist; create one with 'notescrub key new {p}'", path=p) from None
         except PermissionError:
             raise KeyFileError("key file cannot be read (permission denied)", path=p) from None
         except OSError as exc:
@@ -112,8 +112,11 @@ class SurrogateKey:
         return cls(_parse(raw, p))
 
     def save(self, path: str | Path) -> Path:
-        """Write the key to a new file readable by the owner only (never overwrites)."""
-        p = Path(path)
+        """Write the key to a new file readable by the owner only (never overwrites).
+
+        A missing parent folder is created readable by the owner only (mode 700).
+        """
+        p = Path(path).expanduser()
         if not p.parent.exists():
             p.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             os.chmod(p.parent, 0o700)  # mkdir's mode is masked by the umask

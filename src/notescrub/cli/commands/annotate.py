@@ -14,7 +14,8 @@ from notescrub.errors import ConfigError, LabelError
 NAME = "annotate"
 HELP = "find PHI spans with a model; write {id, spans} JSONL (text is never written)"
 DESCRIPTION = """\
-Run MODEL (a packaged model name such as es-meddocan, or a model directory) over
+Run MODEL (--model: a packaged model name such as es-meddocan, or a model directory;
+default en-default, as for deid) over
 INPUT (any readable format: JSONL {"id","text","patient"?}, i2b2 XML, brat, ...)
 and write one JSON object per document to OUT.jsonl:
 
@@ -26,18 +27,23 @@ sequence log-probability of the document (rank documents for review by it,
 lowest first). Spans already annotated in INPUT are ignored. The output is
 written atomically; if any document fails, nothing is written.
 
-CRF models take --bias (added to the O label's score: negative = more recall,
-e.g. -1.0) or --threshold T (tag every token whose P(O) < T).
-Hybrid models (kind "hybrid", e.g. trained with --recipe manchester) offer
-operating points: --preset precision|recall|f1 (see docs/hybrid.md). Models with
+CRF models take --recall-bias B (as for deid: B > 0 lowers the O label's score by
+B, so more recall, e.g. 1.0) or --threshold T (tag every token whose P(O) < T).
+Hybrid models (kind "hybrid": en-default, models trained with --recipe manchester)
+offer operating points: --preset NAME (the list is under --preset below; see
+docs/hybrid.md). Models with
 a patient-level second pass read the notes of one patient together (by the
 "patient" field), so notes are written grouped by patient.
---explain adds, per span, the strongest non-lexical features of its first token
-(features made of the note's words are masked, so no text leaks).
+--explain adds, per span, the strongest features of its first token for the label
+it got (features made of the note's words are masked, so no text leaks); for the
+stacked CRF of en-default they include the feeder detections (stk=..., stksrc=...).
+Spans found by a component that is not a CRF (e.g. en-default's patient-level
+second pass) get an empty list, counted in one warning.
 
 examples:
-  notescrub annotate notes.jsonl -o spans.jsonl --model es-meddocan
-  notescrub annotate meddocan/dev/brat -o dev.jsonl --model models/carafe --bias -1.5
+  notescrub annotate notes.jsonl -o spans.jsonl                  # en-default
+  notescrub annotate notes.jsonl -o spans.jsonl --preset max-recall --explain
+  notescrub annotate meddocan/dev/brat -o dev.jsonl --model models/carafe --recall-bias 1.5
   notescrub annotate notes.jsonl -o spans.jsonl --model es-meddocan --threshold 0.9 --explain
   notescrub annotate notes.jsonl -o spans.jsonl --model models/manchester --preset recall
 """
@@ -48,31 +54,28 @@ log = logging.getLogger(__name__)
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="INPUT", help="notes to annotate (file or folder)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl", help="JSONL file to write")
-    p.add_argument("--model", required=True, metavar="M", help="packaged model name or model directory")
+    from notescrub.cli.options import add_model_options
+
+    add_model_options(p)
     p.add_argument("--format", metavar="F", help="input format (default: detected)")
-    p.add_argument("--bias", type=float, metavar="B", help="O-label bias for CRF models (negative: more recall)")
     p.add_argument("--threshold", type=float, metavar="T", help="marginal decoding: tag tokens with P(O) < T")
     p.add_argument("--labels", metavar="L1,L2", help="only output these model labels")
     p.add_argument("--explain", action="store_true", help="add the strongest (non-lexical) features of each span")
-    p.add_argument("--preset", metavar="NAME", help="operating point of a hybrid model (precision, recall, f1...)")
 
 
 def _crf_detectors(pipeline: Any) -> list[Any]:
     return [d for d in pipeline.detectors if hasattr(d, "bias") and hasattr(d, "threshold")]
 
 
-def configure(pipeline: Any, bias: float | None, threshold: float | None) -> None:
-    """Apply the run-time decoding knobs to every CRF detector of ``pipeline``."""
-    if bias is None and threshold is None:
+def configure(pipeline: Any, threshold: float | None) -> None:
+    """Apply ``--threshold`` to every CRF detector of ``pipeline`` (``--recall-bias`` is applied on loading)."""
+    if threshold is None:
         return
     crfs = _crf_detectors(pipeline)
     if not crfs:
-        raise ConfigError("--bias/--threshold need a CRF model; this model has no CRF detector")
+        raise ConfigError("--threshold needs a CRF model; this model has no CRF detector")
     for d in crfs:
-        if bias is not None:
-            d.bias = bias
-        if threshold is not None:
-            d.threshold = threshold
+        d.threshold = threshold
 
 
 def model_labels(pipeline: Any) -> set[str]:
@@ -101,13 +104,13 @@ def record(doc: Any, spans: Iterable[Any], explain: Any = None) -> dict[str, Any
 
 
 def run(args: argparse.Namespace) -> int:
-    from notescrub.detect.crf_explain import explainer
+    from notescrub.cli.options import load_model_from_args
+    from notescrub.detect.crf_explain import explainable, explainer
     from notescrub.io import read_corpus
     from notescrub.io.atomic import atomic_file
-    from notescrub.recipes.loader import load_with_preset
 
-    pipeline = load_with_preset(args.model, getattr(args, "preset", None))
-    configure(pipeline, args.bias, args.threshold)
+    pipeline = load_model_from_args(args)
+    configure(pipeline, args.threshold)
     keep: set[str] | None = None
     if args.labels:
         keep = {x.strip() for x in args.labels.split(",") if x.strip()}
@@ -116,7 +119,21 @@ def run(args: argparse.Namespace) -> int:
         if known and unknown:
             raise LabelError(f"--labels names labels the model does not produce: {sorted(unknown)}; "
                              f"it knows {sorted(known)}")
-    explain = explainer(pipeline) if args.explain else None
+    explain = None
+    unexplained: dict[str, int] = {}
+    if args.explain:
+        can = set(explainable(pipeline))
+        if not can:
+            raise ConfigError(f"--explain: model {args.model or 'en-default'} has no CRF, so its spans cannot be "
+                              "explained (rules and dictionaries have no feature weights); leave out --explain")
+        crf_explain = explainer(pipeline)
+
+        def explain(doc: Any, span: Any) -> list[list[Any]]:
+            source = span.source.split("+")[0]
+            if source not in can:
+                unexplained[source] = unexplained.get(source, 0) + 1
+                return []
+            return crf_explain(doc, span)
     unmapped: set[str] = set()
     n = 0
     with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
@@ -126,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
             unmapped.update(s.label for s in spans if s.phi is None)
             fh.write(json.dumps(record(out, spans, explain), ensure_ascii=False) + "\n")
             n += 1
+    if unexplained:
+        log.warning("--explain: %d span(s) found by components that are not CRFs and cannot explain them (%s); "
+                    "their explain lists are empty", sum(unexplained.values()),
+                    ", ".join(f"{k} {v}" for k, v in sorted(unexplained.items())))
     if unmapped:
         log.warning("labels without an i2b2-2014 subtype (phi is null): %s", ", ".join(sorted(unmapped)))
     log.info("annotated %d documents -> %s", n, args.output)

@@ -28,8 +28,10 @@ note and no -o, the de-identified note is printed.
 Modes: surrogate (default: realistic, consistent replacements; dates shifted by one
 secret per-patient offset), tag ([**DOCTOR**]), mask (***, same length), redact
 (removed), hash (keyed pseudonym). Surrogates and hashes come from a secret key:
-pass --key-file to reuse one (same surrogates in every run); without it a new key is
-generated and saved, and its path is printed on stderr. Key files are never printed.
+create one with 'notescrub key new PATH' and pass --key-file PATH (same surrogates in
+every run); without --key-file a new key is generated and saved once the output is
+written (a run that writes nothing saves no key), and its path is printed on stderr.
+Key files are never printed.
 
 Fail closed: a document whose detection or replacement fails is never written; with
 several documents nothing is written unless --skip-bad leaves the failing ones out.
@@ -47,13 +49,14 @@ log = logging.getLogger("notescrub.deid")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from notescrub.cli.options import add_model_options
     from notescrub.replace.engine import MODES
 
     p.add_argument("input", metavar="INPUT", help="note file, corpus file or directory")
     p.add_argument("-o", "--output", metavar="OUTPUT", help="output file or directory (default: stdout for one .txt note)")
-    p.add_argument("--model", metavar="M", default=None, help="packaged model name or model directory (default: en-default)")
+    add_model_options(p)
     p.add_argument("--mode", choices=MODES, default="surrogate", help="how PHI is replaced (default: surrogate)")
-    p.add_argument("--key-file", metavar="K", help="secret surrogate key file (created by an earlier run)")
+    p.add_argument("--key-file", metavar="K", help="secret surrogate key file (create one with 'notescrub key new PATH')")
     p.add_argument("--types", metavar="T,...", help="replace only these PHI types (canonical or native labels), or 'hipaa'")
     p.add_argument("--format", metavar="F", help="input format (default: detected); the output uses the same format")
     p.add_argument("--to", dest="out_format", metavar="F", help="output format, when it must differ from the input's")
@@ -71,10 +74,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--layer", default="gold", help="input layer used by --spans-from-input (default: gold)")
     p.add_argument("--max-chars", type=int, metavar="N", default=None,
                    help="refuse documents longer than N characters (default 20,000,000)")
-    p.add_argument("--preset", metavar="NAME", default=None,
-                   help="operating point of the model (en-default: balanced, high-recall [default], max-recall)")
-    p.add_argument("--recall-bias", type=float, metavar="B", default=None,
-                   help="favour recall in CRF-based models: B > 0 lowers the score of the non-PHI label by B")
     p.add_argument("--resolve", metavar="POLICY", default=None,
                    help="merge overlapping spans (longest, highest_score, union) instead of refusing them")
     p.add_argument("--date-shift", metavar="LO,HI", default="-365,-30", help="range of the per-patient date shift in days")
@@ -119,19 +118,11 @@ def _save_new_key(key) -> None:  # type: ignore[no-untyped-def]
 
 
 def _pipeline(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from notescrub.recipes.loader import load_with_preset
+    from notescrub.cli.options import load_model_from_args
 
-    pipeline = load_with_preset(args.model, getattr(args, "preset", None))
+    pipeline = load_model_from_args(args)
     if getattr(args, "max_chars", None):
         pipeline.max_chars = int(args.max_chars)
-    if args.recall_bias is not None:
-        tuned = 0
-        for det in getattr(pipeline, "detectors", []):
-            if hasattr(det, "bias"):
-                det.bias = -float(args.recall_bias)
-                tuned += 1
-        if not tuned:
-            raise ConfigError(f"model {args.model or 'en-default'} has no detector with a recall bias (CRF models do)")
     return pipeline
 
 
@@ -164,6 +155,20 @@ def _write_text(path: Path, text: str) -> None:
         path = path / "note.txt"
     with atomic_file(path) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="")
+
+
+def _needs_output(path: Path, fmt: str, explicit: bool) -> str:
+    """Why ``-o`` is needed here: what was detected and how to get the note printed instead."""
+    from notescrub.io.detect import detection_reason
+
+    base = "-o OUTPUT is required unless INPUT is a single plain-text note"
+    if explicit or not path.exists():
+        return f"{base} (INPUT is read as {fmt})"
+    why = detection_reason(path)
+    if path.is_file() and path.suffix.lower() == ".txt":
+        return (f"{base}, and {why}: pass -o OUTPUT to write it with its annotations, "
+                "or --format txt to print it as a plain note")
+    return f"{base}; {why}"
 
 
 def _keep_fields(values: list[str]) -> set[str]:
@@ -204,7 +209,7 @@ def _run(args: argparse.Namespace) -> int:
     fmt = args.format or detect_format(args.input)
     to_stdout = args.output is None
     if to_stdout and not (fmt == "txt" and Path(args.input).is_file()):
-        raise ConfigError("-o OUTPUT is required unless INPUT is a single plain-text note")
+        raise ConfigError(_needs_output(Path(args.input), fmt, explicit=bool(args.format)))
     key, generated = _key(args)
     if args.keep_original_offsets and not args.keep_annotations:
         raise ConfigError("--keep-original-offsets only applies with --keep-annotations")

@@ -45,14 +45,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def patients_cell(st: CorpusStats) -> str:
+    """The patients figure in words: "no patient ids" rather than a misleading 0.
+
+    >>> patients_cell(CorpusStats(documents=3)), patients_cell(CorpusStats(documents=3, patients=2))
+    ('no patient ids', '2')
+    >>> patients_cell(CorpusStats(documents=3, patients=1, without_patient=1))
+    '1 (1 document without a patient id)'
+    """
+    if st.documents and not st.patients:
+        return "no patient ids"
+    if st.without_patient:
+        s = "" if st.without_patient == 1 else "s"
+        return f"{st.patients:,} ({st.without_patient:,} document{s} without a patient id)"
+    return f"{st.patients:,}"
+
+
 def _print_tables(st: CorpusStats, fmt: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console(file=sys.stdout)
     summary = Table(title=f"corpus ({fmt})", show_header=False)
-    for k, v in (("documents", st.documents), ("patients", st.patients), ("characters", st.characters),
-                 ("tokens", st.tokens), (f"spans ({st.layer})", st.spans), ("discontinuous spans", st.discontinuous)):
+    summary.add_row("documents", f"{st.documents:,}")
+    summary.add_row("patients", patients_cell(st))
+    for k, v in (("characters", st.characters), ("tokens", st.tokens), (f"spans ({st.layer})", st.spans),
+                 ("discontinuous spans", st.discontinuous)):
         summary.add_row(k, f"{v:,}")
     console.print(summary)
     for title, counts in (("PHI by native label", st.by_native), ("PHI by canonical subtype", st.by_canonical),
