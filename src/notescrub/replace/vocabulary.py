@@ -85,22 +85,46 @@ def _faker_lists(locale: str) -> dict[str, tuple[str, ...]]:
     }
 
 
-@lru_cache(maxsize=1)
-def _gender_table() -> dict[str, str]:
-    table: dict[str, str] = {}
+def _gendered_pools() -> list[tuple[set[str], set[str]]]:
+    """(male, female) given-name sets: Faker ``en_US``/``es_ES`` and the synthetic-note pools of ~40 cultures."""
+    pools = []
     for loc in ("en", "es"):
         lists = _faker_lists(loc)
-        male = {n.casefold() for n in lists["given_M"]}
-        female = {n.casefold() for n in lists["given_F"]}
+        pools.append(({n.casefold() for n in lists["given_M"]}, {n.casefold() for n in lists["given_F"]}))
+    synth = resources.files("notescrub.resources.synth")
+    cultures = dict(json.loads(synth.joinpath("faker_names.json").read_text(encoding="utf-8")))
+    cultures.update(json.loads(synth.joinpath("lexicon.json").read_text(encoding="utf-8"))["extra_names"])
+    for pool in cultures.values():
+        pools.append(({n.casefold() for n in pool.get("male", ())}, {n.casefold() for n in pool.get("female", ())}))
+    return pools
+
+
+@lru_cache(maxsize=1)
+def _gender_table() -> dict[str, str]:
+    votes: dict[str, list[int]] = {}
+    for male, female in _gendered_pools():
         for n in male - female:
-            table.setdefault(n, "M")
+            votes.setdefault(n, [0, 0])[0] += 1
         for n in female - male:
-            table.setdefault(n, "F")
-    return table
+            votes.setdefault(n, [0, 0])[1] += 1
+    # a name is gendered when the lists that know it agree at least 3 to 1 (Andrea: F in
+    # most lists, M in Italian -> F; Jean: M in French, F in English -> unknown)
+    return {n: "M" if m > f else "F" for n, (m, f) in votes.items() if max(m, f) >= 3 * min(m, f) and m != f}
+
+
+@lru_cache(maxsize=4)
+def _gendered(locale: str, gender: str) -> tuple[str, ...]:
+    """The ``given_<gender>`` list without the names that other lists give the other (or no) gender."""
+    names = _faker_lists(locale)[f"given_{gender}"]
+    return tuple(n for n in names if gender_of_name(n) == gender) or names
 
 
 def gender_of_name(name: str) -> str | None:
-    """``"M"``/``"F"`` when the given name is in only one of the gendered lists."""
+    """``"M"``/``"F"`` when the gendered name lists that know the given name agree (3 to 1 at least).
+
+    >>> gender_of_name("Fatima"), gender_of_name("Tomasz"), gender_of_name("Jean")
+    ('F', 'M', None)
+    """
     return _gender_table().get(name.casefold())
 
 
@@ -157,9 +181,10 @@ class Vocabulary:
         return _faker_lists(self.locale)[role]
 
     def given_name(self, rng: random.Random, gender: str | None) -> str:
+        """A given name of ``gender`` (``M``/``F``): one that every name list agrees is of that gender."""
         if gender not in ("M", "F"):
             gender = "M" if rng.random() < 0.5 else "F"
-        return _pick(rng, self.names(f"given_{gender}"))
+        return _pick(rng, _gendered(self.locale, gender))
 
     def surname(self, rng: random.Random) -> str:
         return _pick(rng, self.names("surname"))
