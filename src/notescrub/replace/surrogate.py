@@ -15,6 +15,7 @@ from notescrub.replace.ages import AgeSurrogate
 from notescrub.replace.base import Operator
 from notescrub.replace.dates import DateShift
 from notescrub.replace.names import NameSurrogate
+from notescrub.replace.phones import PhoneSurrogate
 from notescrub.replace.places import (
     City,
     Country,
@@ -47,11 +48,16 @@ def surrogate_operators(
     *,
     shift_range: tuple[int, int] = (-365, -30),
     age_bucket: int | None = None,
+    fictional_phones: bool = True,
 ) -> dict[str, Operator]:
-    """One operator per canonical subtype; operators shared between types share their caches."""
+    """One operator per canonical subtype; operators shared between types share their caches.
+
+    ``fictional_phones`` (default) gives phone and fax numbers in the 555-0100..0199 range.
+    """
     vocab = vocabulary or DictionaryVocabulary("en")
     names = NameSurrogate(vocab)
     shape = ShapeSurrogate()
+    phone = PhoneSurrogate(fictional_phones)
     facility = Facility(vocab)
     table: dict[str, Operator] = {
         "PATIENT": names,
@@ -70,8 +76,8 @@ def surrogate_operators(
         "ROOM": RoomSurrogate(),
         "AGE": AgeSurrogate(age_bucket),
         "DATE": DateShift(shift_range),
-        "PHONE": shape,
-        "FAX": shape,
+        "PHONE": phone,
+        "FAX": phone,
         "EMAIL": EmailSurrogate(),
         "URL": UrlSurrogate(),
         "IPADDR": IPSurrogate(),
