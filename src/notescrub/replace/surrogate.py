@@ -14,14 +14,13 @@ from __future__ import annotations
 from notescrub.replace.ages import AgeSurrogate
 from notescrub.replace.base import Operator
 from notescrub.replace.dates import DateShift
+from notescrub.replace.geography import Geography
 from notescrub.replace.names import NameSurrogate
 from notescrub.replace.phones import PhoneSurrogate
 from notescrub.replace.places import (
-    City,
     Country,
     Facility,
     Profession,
-    StateSurrogate,
     Street,
 )
 from notescrub.replace.shapes import (
@@ -59,6 +58,7 @@ def surrogate_operators(
     shape = ShapeSurrogate()
     phone = PhoneSurrogate(fictional_phones)
     facility = Facility(vocab)
+    geography = Geography(vocab)
     table: dict[str, Operator] = {
         "PATIENT": names,
         "DOCTOR": names,
@@ -69,10 +69,10 @@ def surrogate_operators(
         "DEPARTMENT": facility,
         "LOCATION-OTHER": facility,
         "STREET": Street(vocab),
-        "CITY": City(vocab),
-        "STATE": StateSurrogate(vocab),
+        "CITY": geography,
+        "STATE": geography,
         "COUNTRY": Country(vocab),
-        "ZIP": shape,
+        "ZIP": geography,
         "ROOM": RoomSurrogate(),
         "AGE": AgeSurrogate(age_bucket),
         "DATE": DateShift(shift_range),
