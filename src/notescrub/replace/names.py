@@ -47,7 +47,7 @@ from notescrub.replace.vocabulary import (
 )
 from notescrub.types import Document, Span
 
-__all__ = ["NameSurrogate", "NameWord", "split_name"]
+__all__ = ["NameSurrogate", "NameWord", "name_units", "split_name"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _TITLES = frozenset(
@@ -165,6 +165,23 @@ def split_name(text: str, *, lone_role: str = "family", spanish: bool = False) -
     return [NameWord(a, b, w, roles[i]) for i, (a, b, w) in enumerate(words)]
 
 
+def name_units(text: str, words: list[NameWord]) -> list[list[NameWord]]:
+    """Given-name and surname units of a split name: hyphen-joined words (``Marsh-Whitaker``) form one unit.
+
+    >>> [[w.text for w in u] for u in name_units("Helena Marsh-Whitaker", split_name("Helena Marsh-Whitaker"))]
+    [['Helena'], ['Marsh', 'Whitaker']]
+    """
+    units: list[list[NameWord]] = []
+    for w in words:
+        if w.role not in ("given", "family"):
+            continue
+        if units and units[-1][-1].role == w.role and text[units[-1][-1].end : w.start] in ("-", "‐"):
+            units[-1].append(w)
+        else:
+            units.append([w])
+    return units
+
+
 _DIGITS = re.compile(r"\d+")
 
 
@@ -194,10 +211,15 @@ class NameSurrogate(Operator):
 
     def prepare(self, doc: Document, items: Sequence[tuple[Span, str]], state: ReplaceState, patient: str,
                 key: SurrogateKey | None) -> None:
-        """Remember which given names go with which surnames in this document, to resolve initials."""
+        """Remember which given names go with which surnames in this document, to resolve initials,
+        and the name words it holds (for e-mail addresses and user names built from them)."""
         table = state.cache("name-pairs").setdefault(patient, {})
+        vocabulary = state.cache("name-words").setdefault(patient, {})
         for _, text in items:
             words = split_name(text)
+            for unit in name_units(text, words):
+                vocabulary.setdefault("".join(c for c in "".join(w.text for w in unit).casefold() if c.isalpha()),
+                                      (unit[0].role, [w.text for w in unit]))
             fams = [w.text for w in words if w.role == "family"]
             givens = [w.text for w in words if w.role == "given"]
             if fams and givens:

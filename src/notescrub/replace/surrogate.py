@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from notescrub.replace.ages import AgeSurrogate
 from notescrub.replace.base import Operator
+from notescrub.replace.contacts import EmailSurrogate, UsernameSurrogate
 from notescrub.replace.dates import DateShift
 from notescrub.replace.geography import Geography
 from notescrub.replace.names import NameSurrogate
@@ -24,7 +25,6 @@ from notescrub.replace.places import (
     Street,
 )
 from notescrub.replace.shapes import (
-    EmailSurrogate,
     IPSurrogate,
     RoomSurrogate,
     ShapeSurrogate,
@@ -62,7 +62,7 @@ def surrogate_operators(
     table: dict[str, Operator] = {
         "PATIENT": names,
         "DOCTOR": names,
-        "USERNAME": shape,
+        "USERNAME": UsernameSurrogate(names),
         "PROFESSION": Profession(vocab),
         "HOSPITAL": facility,
         "ORGANIZATION": facility,
@@ -78,7 +78,7 @@ def surrogate_operators(
         "DATE": DateShift(shift_range),
         "PHONE": phone,
         "FAX": phone,
-        "EMAIL": EmailSurrogate(),
+        "EMAIL": EmailSurrogate(names),
         "URL": UrlSurrogate(),
         "IPADDR": IPSurrogate(),
     }
