@@ -41,7 +41,7 @@ from notescrub.replace.vocabulary import DictionaryVocabulary, Vocabulary
 from notescrub.taxonomy import canonical
 from notescrub.types import Document, Span
 
-__all__ = ["ZIP3", "Geography", "Place", "agree", "cities_in", "places", "state_code", "zip_state"]
+__all__ = ["ZIP3", "Geography", "Place", "agree", "cities_in", "places", "state_code", "surrogate_state", "zip_state"]
 
 #: 3-digit ZIP prefixes of each state and DC (USPS assignments), "lo-hi" ranges
 ZIP3 = {"MA": "010-027", "RI": "028-029", "NH": "030-038", "ME": "039-049", "VT": "050-059", "CT": "060-069",
@@ -147,6 +147,21 @@ def agree(city: str | None, state: str | None, zip_code: str | None) -> bool:
     return True
 
 
+def surrogate_state(ctx: Context, code: str) -> str:
+    """The surrogate state (two-letter code) of a patient's state ``code``: keyed, never the same state."""
+    assert ctx.key is not None
+    cache = ctx.state.cache("places")
+    k = (ctx.patient, "geo-state", code)
+    if k not in cache:
+        rng = ctx.key.rng("GEO-state", ctx.patient, code)
+        codes = sorted(_states())
+        cand = codes[rng.randrange(len(codes))]
+        while cand == code:
+            cand = codes[rng.randrange(len(codes))]
+        cache[k] = cand
+    return str(cache[k])
+
+
 class Geography(Operator):
     """CITY, STATE and ZIP surrogates that agree with each other (see the module doc).
 
@@ -204,17 +219,7 @@ class Geography(Operator):
 
     # -- draws (pure functions of key, patient and values) ------------------------------
     def _state_for(self, ctx: Context, code: str) -> str:
-        assert ctx.key is not None
-        cache = ctx.state.cache("places")
-        k = (ctx.patient, "geo-state", code)
-        if k not in cache:
-            rng = ctx.key.rng("GEO-state", ctx.patient, code)
-            codes = sorted(_states())
-            cand = codes[rng.randrange(len(codes))]
-            while cand == code:
-                cand = codes[rng.randrange(len(codes))]
-            cache[k] = cand
-        return str(cache[k])
+        return surrogate_state(ctx, code)
 
     def _place_for(self, ctx: Context, city: str | None, code: str | None, salt: str = "") -> Place:
         """The surrogate place of an original (city, state): a city of the surrogate state when the state is known."""

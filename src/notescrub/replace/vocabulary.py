@@ -154,6 +154,18 @@ def nicknames_of(name: str) -> tuple[str, ...]:
     return _nickname_tables()[0].get(name.casefold(), ())
 
 
+@lru_cache(maxsize=4)
+def _single_word(items: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(c for c in items if " " not in c and "-" not in c)
+
+
+@lru_cache(maxsize=1)
+def _place_parts() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Parts of invented place-like names (``Briar`` + ``ridge``), from the synthetic-note lexicon."""
+    lex = json.loads(resources.files("notescrub.resources.synth").joinpath("lexicon.json").read_text(encoding="utf-8"))
+    return tuple(lex["place_first"]), tuple(lex["place_second"])
+
+
 def _pick(rng: random.Random, items: Sequence[str]) -> str:
     return items[rng.randrange(len(items))]
 
@@ -190,8 +202,16 @@ class Vocabulary:
         return _pick(rng, self.names("surname"))
 
     def proper_word(self, rng: random.Random) -> str:
-        """A word to stand for the proper-name part of a facility or place."""
-        return self.surname(rng) if rng.random() < 0.6 else self.city(rng).split()[0]
+        """A word to stand for the proper-name part of a facility or place: a surname, a one-word
+        city name or a place-like compound (``Oakridge``); never a piece of a longer name."""
+        r = rng.random()
+        if r < 0.5:
+            return self.surname(rng)
+        singles = _single_word(self.names("city"))
+        if r < 0.75 and singles:
+            return _pick(rng, singles)
+        first, second = _place_parts()
+        return _pick(rng, first) + _pick(rng, second)
 
     def city(self, rng: random.Random) -> str:
         return _pick(rng, self.names("city"))
