@@ -6,7 +6,7 @@
 >>> ops["PATIENT"] is ops["DOCTOR"]
 True
 >>> sorted(set(SURROGATE_TYPES) ^ set(ops))
-[]
+['OTROS_SUJETO_ASISTENCIA', 'SEXO_SUJETO_ASISTENCIA']
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from notescrub.replace.places import (
     Profession,
     Street,
 )
+from notescrub.replace.spanish import spanish_operators
 from notescrub.replace.shapes import (
     IPSurrogate,
     RoomSurrogate,
@@ -84,4 +85,5 @@ def surrogate_operators(
     }
     for t in ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"):
         table[t] = shape
+    table.update(spanish_operators())  # MEDDOCAN labels without an i2b2 type (notescrub.replace.spanish)
     return table
