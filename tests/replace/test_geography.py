@@ -5,7 +5,14 @@ import re
 import pytest
 
 from notescrub.replace import Replacer, SurrogateKey
-from notescrub.replace.geography import ZIP3, agree, cities_in, places, state_code, zip_state
+from notescrub.replace.geography import (
+    ZIP3,
+    agree,
+    cities_in,
+    places,
+    state_code,
+    zip_state,
+)
 from notescrub.types import Document, Span
 
 KEY = SurrogateKey(bytes(range(32)))
@@ -54,7 +61,7 @@ def test_city_state_and_zip_of_one_address_agree(text, parts):
         if "STATE" in got:
             assert (len(got["STATE"]) == 2) == (len(parts[1][0]) == 2)
         if "ZIP" in got:
-            assert re.sub(r"\d", "d", got["ZIP"]) == re.sub(r"\d", "d", dict((lab, v) for v, lab in parts)["ZIP"])
+            assert re.sub(r"\d", "d", got["ZIP"]) == re.sub(r"\d", "d", {lab: v for v, lab in parts}["ZIP"])
 
 
 def test_a_state_maps_alike_as_code_or_name_and_a_lone_zip_stays_in_the_state():
@@ -75,6 +82,6 @@ def test_separate_notes_of_a_patient_agree_on_the_state():
 
 def test_non_us_values_keep_the_old_behaviour():
     out = _replace("Lives in Ontario, K1A 0B1.", [("Ontario", "STATE"), ("K1A 0B1", "ZIP")])
-    assert out[0] != "Ontario" and re.sub(r"\d", "d", out[1]).replace("d", "") .isupper()
+    assert out[0] != "Ontario" and re.sub(r"\d", "d", out[1]).replace("d", "").isupper()
     [es] = _replace("Vive en Madrid.", [("Madrid", "TERRITORIO")])
     assert es != "Madrid" and es[0].isupper()

@@ -3,8 +3,8 @@
 import re
 
 from notescrub.replace import Replacer, SurrogateKey
-from notescrub.types import Document, Span
 from notescrub.taxonomy import scheme_labels
+from notescrub.types import Document, Span
 
 KEY = SurrogateKey(bytes(range(32)))
 
@@ -31,7 +31,7 @@ def test_sex_words_are_kept_and_details_read_as_words():
 def test_every_meddocan_label_has_a_surrogate_mode_operator():
     rep = Replacer("surrogate", key=KEY)
     for label in scheme_labels("meddocan"):
-        op, _, fallback = rep.operator_for(Span(0, 1, label))
+        _op, _, fallback = rep.operator_for(Span(0, 1, label))
         assert not fallback, label
     text = " ".join(f"x{i}" for i, _ in enumerate(scheme_labels("meddocan")))
     parts = [(f"x{i}", label) for i, label in enumerate(scheme_labels("meddocan"))]

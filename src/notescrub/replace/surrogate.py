@@ -24,13 +24,13 @@ from notescrub.replace.places import (
     Profession,
     Street,
 )
-from notescrub.replace.spanish import spanish_operators
 from notescrub.replace.shapes import (
     IPSurrogate,
     RoomSurrogate,
     ShapeSurrogate,
     UrlSurrogate,
 )
+from notescrub.replace.spanish import spanish_operators
 from notescrub.replace.vocabulary import DictionaryVocabulary, Vocabulary
 
 __all__ = ["SURROGATE_TYPES", "surrogate_operators"]
