@@ -32,7 +32,7 @@ __all__ = ["Context", "Operator", "ReplaceState"]
 
 
 #: memo tables that hold evidence read from the current document only
-DOCUMENT_SCOPED = ("name-pairs", "acronyms")
+DOCUMENT_SCOPED = ("name-pairs", "name-words", "acronyms", "addresses")
 
 
 @dataclass

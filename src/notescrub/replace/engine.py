@@ -132,6 +132,9 @@ class Replacer:
         Options of the ``tag`` and ``mask`` operators.
     locale, date_order:
         ``en``/``es`` word lists and ``MDY``/``DMY`` numeric dates; MEDDOCAN labels always use ``es``/``DMY``.
+    fictional_phones:
+        Surrogate phone and fax numbers in the range reserved for fiction (``555-0100`` to
+        ``555-0199``, default); ``False`` draws any valid North-American exchange and line.
     """
 
     def __init__(
@@ -150,6 +153,7 @@ class Replacer:
         mask_char: str = "*",
         locale: str = "en",
         date_order: str = "MDY",
+        fictional_phones: bool = True,
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"unknown replacement mode {mode!r}; known: {', '.join(MODES)}")
@@ -167,7 +171,8 @@ class Replacer:
         table: dict[str, Operator] = {}
         if mode == "surrogate":
             vocab = vocabulary if isinstance(vocabulary, Vocabulary) else get_vocabulary(vocabulary, self.locale)
-            table = surrogate_operators(vocab, shift_range=shift_range, age_bucket=age_bucket)
+            table = surrogate_operators(vocab, shift_range=shift_range, age_bucket=age_bucket,
+                                        fictional_phones=fictional_phones)
         else:
             self.default = {"tag": self.fallback, "mask": Mask(mask_char), "redact": Redact(), "hash": Hash()}[mode]
         table.update(operators or {})

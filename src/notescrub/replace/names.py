@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from notescrub.replace.base import Context, Operator, ReplaceState
 from notescrub.replace.datefmt import apply_case
@@ -46,7 +47,7 @@ from notescrub.replace.vocabulary import (
 )
 from notescrub.types import Document, Span
 
-__all__ = ["NameSurrogate", "NameWord", "split_name"]
+__all__ = ["NameSurrogate", "NameWord", "name_units", "split_name"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _TITLES = frozenset(
@@ -54,6 +55,8 @@ _TITLES = frozenset(
 )
 #: title/credential words that are also given or family names
 _NAME_LIKE_TITLES = frozenset(["don", "dona", "doña", "do", "pa", "sen", "od", "sr", "sra"])
+_CREDENTIAL_EXTRA = frozenset(["md", "do", "rn", "np", "pa", "phd", "dds", "dmd", "mba", "mph", "facp", "facs", "pharmd",
+                               "lpn", "cnm", "crna", "pac", "dpm", "od", "jr", "sr", "ii", "iii", "iv", "esq"])
 _ANY_TITLE = re.compile(r"\b(?:mr|mrs|ms|miss|mister|dr|dra|prof|sr|sra|srta|don|doña)\.?\s*$", re.IGNORECASE)
 
 
@@ -71,6 +74,45 @@ def _is_initial(word: str) -> bool:
     return len(word) == 1
 
 
+@lru_cache(maxsize=1)
+def _credentials() -> frozenset[str]:
+    """Credentials written after a name (``MD``, ``M.D.``, ``RN``, ``PhD``), dots removed, lower case."""
+    from notescrub.lexicons import lexicon
+
+    return frozenset(c.replace(".", "").replace("-", "") for c in lexicon("credentials")) | _CREDENTIAL_EXTRA
+
+
+def _trailing_credentials(text: str, words: list[tuple[int, int, str]]) -> set[int]:
+    """Indices of the words forming credentials at the end of a name (``, M.D.``, ``RN, PhD``).
+
+    Dotted credentials (``M.D.``, ``Ph.D.``) are read as one word. A credential needs a
+    comma or a dot to be told from a name, except an all-capitals one after a name in
+    mixed case (``John Smith RN``); the last word of a name is never taken when no word
+    before it could be a name.
+    """
+    groups: list[list[int]] = []  # words glued by dots, no space: M.D. -> [M, D]
+    for i, (a, _b, _w) in enumerate(words):
+        if groups and text[words[i - 1][1] : a] == "." and len(groups[-1]) < 4:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    found: set[int] = set()
+    creds = _credentials()
+    for g in reversed(groups):
+        if g[0] == 0:
+            break
+        joined = "".join(words[i][2] for i in g).casefold()
+        a, b = words[g[0]][0], words[g[-1]][1]
+        before = text[: a].rstrip()
+        dotted = len(g) > 1 or text[b : b + 1] == "."
+        mixed_case_name = any(w[2][:1].isupper() and not w[2].isupper() for w in words[: g[0]])
+        upper_after_mixed = words[g[-1]][2].isupper() and mixed_case_name and len(joined) >= 2
+        if joined not in creds or not (before.endswith(",") or dotted or upper_after_mixed):
+            break
+        found.update(g)
+    return found
+
+
 def split_name(text: str, *, lone_role: str = "family", spanish: bool = False) -> list[NameWord]:
     """Words of a name with their roles.
 
@@ -78,11 +120,18 @@ def split_name(text: str, *, lone_role: str = "family", spanish: bool = False) -
     [('Smith', 'family'), ('John', 'given'), ('K', 'initial')]
     >>> [(w.text, w.role) for w in split_name("Dr. Mary-Ann O'Neil")]
     [('Dr', 'title'), ('Mary', 'given'), ('Ann', 'given'), ("O'Neil", 'family')]
+    >>> [(w.text, w.role) for w in split_name("KATHERINE NGUYEN, M.D.")]
+    [('KATHERINE', 'given'), ('NGUYEN', 'family'), ('M', 'title'), ('D', 'title')]
     """
     words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+    creds = _trailing_credentials(text, words)
+    body_end = words[min(creds)][0] if creds else len(text)
     roles: dict[int, str] = {}
     names: list[int] = []
     for i, (a, b, w) in enumerate(words):
+        if i in creds:
+            roles[i] = "title"
+            continue
         title = w.lower() in _TITLES and len(words) > 1 and not (w.isupper() and len(w) > 3)
         if title and w.lower() in _NAME_LIKE_TITLES:  # "Don Smith", "Pa Lee": names unless "Don." / ", PA"
             title = text[b : b + 1] == "." or text[:a].rstrip().endswith(",")
@@ -99,8 +148,8 @@ def split_name(text: str, *, lone_role: str = "family", spanish: bool = False) -
             units[-1].append(i)
         else:
             units.append([i])
-    comma = text.find(",")
-    if comma > 0 and units and words[units[0][-1]][1] <= comma:
+    comma = text.find(",", 0, body_end)
+    if comma > 0 and units and words[units[0][-1]][1] <= comma and words[units[-1][0]][0] > comma:
         before = [u for u in units if words[u[-1]][1] <= comma]
         for u in units:
             for i in u:
@@ -114,6 +163,23 @@ def split_name(text: str, *, lone_role: str = "family", spanish: bool = False) -
             for i in u:
                 roles[i] = "family" if k >= len(units) - n_family else "given"
     return [NameWord(a, b, w, roles[i]) for i, (a, b, w) in enumerate(words)]
+
+
+def name_units(text: str, words: list[NameWord]) -> list[list[NameWord]]:
+    """Given-name and surname units of a split name: hyphen-joined words (``Marsh-Whitaker``) form one unit.
+
+    >>> [[w.text for w in u] for u in name_units("Helena Marsh-Whitaker", split_name("Helena Marsh-Whitaker"))]
+    [['Helena'], ['Marsh', 'Whitaker']]
+    """
+    units: list[list[NameWord]] = []
+    for w in words:
+        if w.role not in ("given", "family"):
+            continue
+        if units and units[-1][-1].role == w.role and text[units[-1][-1].end : w.start] in ("-", "‐"):
+            units[-1].append(w)
+        else:
+            units.append([w])
+    return units
 
 
 _DIGITS = re.compile(r"\d+")
@@ -145,10 +211,15 @@ class NameSurrogate(Operator):
 
     def prepare(self, doc: Document, items: Sequence[tuple[Span, str]], state: ReplaceState, patient: str,
                 key: SurrogateKey | None) -> None:
-        """Remember which given names go with which surnames in this document, to resolve initials."""
+        """Remember which given names go with which surnames in this document, to resolve initials,
+        and the name words it holds (for e-mail addresses and user names built from them)."""
         table = state.cache("name-pairs").setdefault(patient, {})
+        vocabulary = state.cache("name-words").setdefault(patient, {})
         for _, text in items:
             words = split_name(text)
+            for unit in name_units(text, words):
+                vocabulary.setdefault("".join(c for c in "".join(w.text for w in unit).casefold() if c.isalpha()),
+                                      (unit[0].role, [w.text for w in unit]))
             fams = [w.text for w in words if w.role == "family"]
             givens = [w.text for w in words if w.role == "given"]
             if fams and givens:

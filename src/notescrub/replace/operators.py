@@ -24,7 +24,10 @@ from notescrub.replace.base import Context, Operator
 from notescrub.replace.keys import normalise_value
 from notescrub.taxonomy import category_of
 
-__all__ = ["TAG_TEMPLATES", "Hash", "Keep", "Mask", "Redact", "Tag"]
+__all__ = ["NAME_TYPES", "TAG_TEMPLATES", "Hash", "Keep", "Mask", "Redact", "Tag"]
+
+#: Types whose hash tokens are made word by word (partial names linked to full names).
+NAME_TYPES = frozenset(["PATIENT", "DOCTOR"])
 
 #: Named tag templates (``--tag-template i2b2``); any other string is used as the template.
 TAG_TEMPLATES = {"i2b2": "[**{type}**]", "xml": "<{type}>", "brackets": "[{type}]", "category": "[**{category}**]"}
@@ -107,12 +110,43 @@ class Hash(Operator):
         self.length = length
         self.per_patient = per_patient
 
+    def _token(self, ctx: Context, text: str) -> str:
+        assert ctx.key is not None
+        value = "".join(c for c in normalise_value(text) if c not in string.punctuation + " ")
+        patient = ctx.patient if self.per_patient else None
+        return f"{ctx.type}-{ctx.key.digest('hash:' + ctx.type, patient, value).hex()[: self.length]}"
+
     def replacement(self, ctx: Context) -> str:
         if ctx.key is None:
             raise ConfigError("the hash operator needs a surrogate key")
-        value = "".join(c for c in normalise_value(ctx.text) if c not in string.punctuation + " ")
-        patient = ctx.patient if self.per_patient else None
-        return f"{ctx.type}-{ctx.key.digest('hash:' + ctx.type, patient, value).hex()[: self.length]}"
+        if ctx.type in NAME_TYPES:
+            return self._name(ctx)
+        return self._token(ctx, ctx.text)
+
+    def _name(self, ctx: Context) -> str:
+        """Person names word by word (titles and credentials kept), so ``Whitfield`` alone gets
+        the token of the surname in ``Thomas Whitfield``, as surrogates do."""
+        from notescrub.replace.names import split_name
+
+        text = ctx.text
+        words = [w for w in split_name(text) if w.role != "title"]
+        if not words:
+            return self._token(ctx, text)
+        units: list[list[int]] = []  # hyphen-joined words (Marsh-Whitaker) make one token
+        for w in words:
+            if units and units[-1][2] == w.role and text[units[-1][1] : w.start] in ("-", "‐"):
+                units[-1][1] = w.end
+            else:
+                units.append([w.start, w.end, w.role])
+        out, pos = [], 0
+        for a, b, _role in units:
+            gap = text[pos:a]
+            out.append(gap if not any(c.isdigit() for c in gap) else self._token(ctx, gap))  # titles stay
+            out.append(self._token(ctx, text[a:b]))
+            pos = b
+        tail = text[pos:]
+        out.append(tail if not any(c.isdigit() for c in tail) else self._token(ctx, tail))
+        return "".join(out)
 
 
 class Keep(Operator):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from importlib import resources
 
 from notescrub.replace.base import Context, Operator, ReplaceState
 from notescrub.replace.datefmt import apply_case
@@ -39,7 +40,7 @@ from notescrub.replace.shapes import same_shape
 from notescrub.replace.vocabulary import DictionaryVocabulary, Vocabulary
 from notescrub.types import Document, Span
 
-__all__ = ["City", "Country", "Facility", "Profession", "StateSurrogate", "Street", "generic_words"]
+__all__ = ["City", "Country", "Facility", "Profession", "StateSurrogate", "Street", "generic_words", "org_heads"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _CONNECTORS = frozenset(
@@ -60,7 +61,27 @@ def generic_words() -> frozenset[str]:
     for name in ("hospital_words", "organization_words", "medical_terms", "es_medical_terms"):
         for entry in lexicon(name):
             words.update(entry.split())
+    for heads in org_heads().values():
+        words.update(heads)
     return frozenset(words)
+
+
+@lru_cache(maxsize=1)
+def org_heads() -> dict[str, frozenset[str]]:
+    """Head and kind words of organisation names by kind (``hospital``, ``company``, ``school``...).
+
+    Facility surrogates keep them, so an organisation stays one of its kind.
+
+    >>> {"freight", "bakery"} <= org_heads()["company"], "elementary" in org_heads()["school"]
+    (True, True)
+    """
+    text = resources.files("notescrub.resources.surrogates").joinpath("org_heads.txt").read_text(encoding="utf-8")
+    out = {}
+    for line in text.splitlines():
+        if line.strip() and not line.startswith("#"):
+            kind, words = line.split("\t")
+            out[kind] = frozenset(words.split())
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -84,6 +105,18 @@ def _is_acronym(word: str) -> bool:
 def _acronym(text: str) -> str:
     caps = [w for w in _WORD.findall(text) if w[:1].isupper() and w.casefold() not in ("of", "the", "and", "de", "la")]
     return "".join(w[0] for w in caps).upper()
+
+
+def _state_code(word: str) -> str | None:
+    from notescrub.replace.geography import state_code
+
+    return state_code(word)
+
+
+def _surrogate_state(ctx: Context, word: str) -> str:
+    from notescrub.replace.geography import surrogate_state
+
+    return surrogate_state(ctx, _state_code(word) or word)
 
 
 class _Whole(Operator):
@@ -189,7 +222,9 @@ class Facility(_Whole):
         out, changed = text, False
         for m in reversed(words):
             w = m.group()
-            if _is_acronym(w) and not _is_generic(w) and ((len(words) == 1 and len(w) <= 5) or not text.isupper()):
+            if len(w) == 2 and w.isupper() and len(words) > 1 and _state_code(w) and ctx.locale == "en":
+                new = _surrogate_state(ctx, w)  # NH State Police -> VT State Police
+            elif _is_acronym(w) and not _is_generic(w) and ((len(words) == 1 and len(w) <= 5) or not text.isupper()):
                 new = self._acronym_word(ctx, w)
             elif _is_generic(w):
                 continue

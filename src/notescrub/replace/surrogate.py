@@ -6,30 +6,31 @@
 >>> ops["PATIENT"] is ops["DOCTOR"]
 True
 >>> sorted(set(SURROGATE_TYPES) ^ set(ops))
-[]
+['OTROS_SUJETO_ASISTENCIA', 'SEXO_SUJETO_ASISTENCIA']
 """
 
 from __future__ import annotations
 
 from notescrub.replace.ages import AgeSurrogate
 from notescrub.replace.base import Operator
+from notescrub.replace.contacts import EmailSurrogate, UsernameSurrogate
 from notescrub.replace.dates import DateShift
+from notescrub.replace.geography import Geography
 from notescrub.replace.names import NameSurrogate
+from notescrub.replace.phones import PhoneSurrogate
 from notescrub.replace.places import (
-    City,
     Country,
     Facility,
     Profession,
-    StateSurrogate,
     Street,
 )
 from notescrub.replace.shapes import (
-    EmailSurrogate,
     IPSurrogate,
     RoomSurrogate,
     ShapeSurrogate,
     UrlSurrogate,
 )
+from notescrub.replace.spanish import spanish_operators
 from notescrub.replace.vocabulary import DictionaryVocabulary, Vocabulary
 
 __all__ = ["SURROGATE_TYPES", "surrogate_operators"]
@@ -47,35 +48,42 @@ def surrogate_operators(
     *,
     shift_range: tuple[int, int] = (-365, -30),
     age_bucket: int | None = None,
+    fictional_phones: bool = True,
 ) -> dict[str, Operator]:
-    """One operator per canonical subtype; operators shared between types share their caches."""
+    """One operator per canonical subtype; operators shared between types share their caches.
+
+    ``fictional_phones`` (default) gives phone and fax numbers in the 555-0100..0199 range.
+    """
     vocab = vocabulary or DictionaryVocabulary("en")
     names = NameSurrogate(vocab)
     shape = ShapeSurrogate()
+    phone = PhoneSurrogate(fictional_phones)
     facility = Facility(vocab)
+    geography = Geography(vocab)
     table: dict[str, Operator] = {
         "PATIENT": names,
         "DOCTOR": names,
-        "USERNAME": shape,
+        "USERNAME": UsernameSurrogate(names),
         "PROFESSION": Profession(vocab),
         "HOSPITAL": facility,
         "ORGANIZATION": facility,
         "DEPARTMENT": facility,
         "LOCATION-OTHER": facility,
         "STREET": Street(vocab),
-        "CITY": City(vocab),
-        "STATE": StateSurrogate(vocab),
+        "CITY": geography,
+        "STATE": geography,
         "COUNTRY": Country(vocab),
-        "ZIP": shape,
+        "ZIP": geography,
         "ROOM": RoomSurrogate(),
         "AGE": AgeSurrogate(age_bucket),
         "DATE": DateShift(shift_range),
-        "PHONE": shape,
-        "FAX": shape,
-        "EMAIL": EmailSurrogate(),
+        "PHONE": phone,
+        "FAX": phone,
+        "EMAIL": EmailSurrogate(names),
         "URL": UrlSurrogate(),
         "IPADDR": IPSurrogate(),
     }
     for t in ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"):
         table[t] = shape
+    table.update(spanish_operators())  # MEDDOCAN labels without an i2b2 type (notescrub.replace.spanish)
     return table

@@ -85,22 +85,46 @@ def _faker_lists(locale: str) -> dict[str, tuple[str, ...]]:
     }
 
 
-@lru_cache(maxsize=1)
-def _gender_table() -> dict[str, str]:
-    table: dict[str, str] = {}
+def _gendered_pools() -> list[tuple[set[str], set[str]]]:
+    """(male, female) given-name sets: Faker ``en_US``/``es_ES`` and the synthetic-note pools of ~40 cultures."""
+    pools = []
     for loc in ("en", "es"):
         lists = _faker_lists(loc)
-        male = {n.casefold() for n in lists["given_M"]}
-        female = {n.casefold() for n in lists["given_F"]}
+        pools.append(({n.casefold() for n in lists["given_M"]}, {n.casefold() for n in lists["given_F"]}))
+    synth = resources.files("notescrub.resources.synth")
+    cultures = dict(json.loads(synth.joinpath("faker_names.json").read_text(encoding="utf-8")))
+    cultures.update(json.loads(synth.joinpath("lexicon.json").read_text(encoding="utf-8"))["extra_names"])
+    for pool in cultures.values():
+        pools.append(({n.casefold() for n in pool.get("male", ())}, {n.casefold() for n in pool.get("female", ())}))
+    return pools
+
+
+@lru_cache(maxsize=1)
+def _gender_table() -> dict[str, str]:
+    votes: dict[str, list[int]] = {}
+    for male, female in _gendered_pools():
         for n in male - female:
-            table.setdefault(n, "M")
+            votes.setdefault(n, [0, 0])[0] += 1
         for n in female - male:
-            table.setdefault(n, "F")
-    return table
+            votes.setdefault(n, [0, 0])[1] += 1
+    # a name is gendered when the lists that know it agree at least 3 to 1 (Andrea: F in
+    # most lists, M in Italian -> F; Jean: M in French, F in English -> unknown)
+    return {n: "M" if m > f else "F" for n, (m, f) in votes.items() if max(m, f) >= 3 * min(m, f) and m != f}
+
+
+@lru_cache(maxsize=4)
+def _gendered(locale: str, gender: str) -> tuple[str, ...]:
+    """The ``given_<gender>`` list without the names that other lists give the other (or no) gender."""
+    names = _faker_lists(locale)[f"given_{gender}"]
+    return tuple(n for n in names if gender_of_name(n) == gender) or names
 
 
 def gender_of_name(name: str) -> str | None:
-    """``"M"``/``"F"`` when the given name is in only one of the gendered lists."""
+    """``"M"``/``"F"`` when the gendered name lists that know the given name agree (3 to 1 at least).
+
+    >>> gender_of_name("Fatima"), gender_of_name("Tomasz"), gender_of_name("Jean")
+    ('F', 'M', None)
+    """
     return _gender_table().get(name.casefold())
 
 
@@ -130,6 +154,18 @@ def nicknames_of(name: str) -> tuple[str, ...]:
     return _nickname_tables()[0].get(name.casefold(), ())
 
 
+@lru_cache(maxsize=4)
+def _single_word(items: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(c for c in items if " " not in c and "-" not in c)
+
+
+@lru_cache(maxsize=1)
+def _place_parts() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Parts of invented place-like names (``Briar`` + ``ridge``), from the synthetic-note lexicon."""
+    lex = json.loads(resources.files("notescrub.resources.synth").joinpath("lexicon.json").read_text(encoding="utf-8"))
+    return tuple(lex["place_first"]), tuple(lex["place_second"])
+
+
 def _pick(rng: random.Random, items: Sequence[str]) -> str:
     return items[rng.randrange(len(items))]
 
@@ -157,16 +193,25 @@ class Vocabulary:
         return _faker_lists(self.locale)[role]
 
     def given_name(self, rng: random.Random, gender: str | None) -> str:
+        """A given name of ``gender`` (``M``/``F``): one that every name list agrees is of that gender."""
         if gender not in ("M", "F"):
             gender = "M" if rng.random() < 0.5 else "F"
-        return _pick(rng, self.names(f"given_{gender}"))
+        return _pick(rng, _gendered(self.locale, gender))
 
     def surname(self, rng: random.Random) -> str:
         return _pick(rng, self.names("surname"))
 
     def proper_word(self, rng: random.Random) -> str:
-        """A word to stand for the proper-name part of a facility or place."""
-        return self.surname(rng) if rng.random() < 0.6 else self.city(rng).split()[0]
+        """A word to stand for the proper-name part of a facility or place: a surname, a one-word
+        city name or a place-like compound (``Oakridge``); never a piece of a longer name."""
+        r = rng.random()
+        if r < 0.5:
+            return self.surname(rng)
+        singles = _single_word(self.names("city"))
+        if r < 0.75 and singles:
+            return _pick(rng, singles)
+        first, second = _place_parts()
+        return _pick(rng, first) + _pick(rng, second)
 
     def city(self, rng: random.Random) -> str:
         return _pick(rng, self.names("city"))

@@ -78,6 +78,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="merge overlapping spans (longest, highest_score, union) instead of refusing them")
     p.add_argument("--date-shift", metavar="LO,HI", default="-365,-30", help="range of the per-patient date shift in days")
     p.add_argument("--age-bucket", type=int, metavar="N", default=None, help="replace ages <= 89 by N-year ranges")
+    p.add_argument("--real-phone-numbers", action="store_true",
+                   help="surrogate phone/fax numbers from any valid exchange instead of the fictional 555-01xx range")
     p.add_argument("--tag-template", default="[**{type}**]", help="tag template: {type} {label} {category}, or i2b2/xml")
     p.add_argument("--mask-char", default="*", help="mask character (default: *)")
     p.add_argument("--lang", choices=("en", "es"), default="en", help="surrogate word lists and date order (default: en)")
@@ -220,6 +222,7 @@ def _run(args: argparse.Namespace) -> int:
         args.mode, key=key, types=args.types, layer=args.layer, resolve=args.resolve,
         shift_range=_shift_range(args.date_shift), age_bucket=args.age_bucket, tag_template=args.tag_template,
         mask_char=args.mask_char, locale=args.lang, date_order="DMY" if args.lang == "es" else "MDY",
+        fictional_phones=not args.real_phone_numbers,
     )
     pipeline = None if args.spans_from_input else _pipeline(args)
     unreadable: list = []
