@@ -15,6 +15,12 @@ same writers, for a before/after table.
 
     python scripts/lowo_en_default.py --folds "w01,w05;w02,w06;w03,w07;w04,w08" --work /tmp/lowo \\
         --before en-default -o benchmarks/results/en-default-lowo.json
+
+Writers added after a model was built are unseen by it without any fold: ``--score`` runs
+existing models on them only (no training)::
+
+    python scripts/lowo_en_default.py --score en-default --writers w09,w10,w11,w12 \
+        -o benchmarks/results/en-default-new-writers.json
 """
 
 from __future__ import annotations
@@ -167,14 +173,32 @@ def sweep(folds: list[list[str]], dirs: dict[str, Path], by_writer: dict[str, li
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--folds", required=True, help="writers held out together, folds separated by ';'")
-    ap.add_argument("--work", type=Path, required=True, help="folder of the fold models (reused)")
+    ap.add_argument("--folds", help="writers held out together, folds separated by ';'")
+    ap.add_argument("--work", type=Path, help="folder of the fold models (reused)")
+    ap.add_argument("--score", action="append", default=[],
+                    help="only score this model (name or directory; repeatable) on --writers, no folds")
+    ap.add_argument("--writers", default="", help="with --score: comma-separated writers the models never saw")
     ap.add_argument("--before", help="also score this model (name or directory) on every held-out writer")
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sweep", default="", help="comma-separated CRF O-biases to score the fold models at (pooled)")
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
+    if args.score:
+        by_writer = writer_docs()
+        writers = [w.strip() for w in args.writers.split(",") if w.strip()]
+        unknown = set(writers) - set(by_writer)
+        if not writers or unknown:
+            raise SystemExit(f"--score needs --writers that exist (unknown: {sorted(unknown)})")
+        report = {"writers": writers, "presets": list(PRESETS),
+                  "models": {m: evaluate_model(m, by_writer, writers) for m in args.score}}
+        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        for m, res in report["models"].items():
+            for preset in PRESETS:
+                print(f"\n{m} / {preset}\n" + table(res, preset))
+        return
+    if not args.folds or not args.work:
+        raise SystemExit("give --folds and --work (or --score with --writers)")
     folds = [[w.strip() for w in f.split(",") if w.strip()] for f in args.folds.split(";") if f.strip()]
     by_writer = writer_docs()
     unknown = {w for f in folds for w in f} - set(by_writer)
