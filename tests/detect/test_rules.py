@@ -245,3 +245,14 @@ def test_blocks_shared_between_detectors_are_the_same_ranges():
     assert a.blocks(text) == expected
     other = text.replace("Crohn", "Smith")
     assert a.blocks(other) == sorted((s, e) for r in a._blocks for s, e, _ in r.matches(other))
+
+
+def test_user_rule_file_with_a_quadratic_pattern_gets_a_warning(tmp_path, caplog):
+    f = tmp_path / "mine.toml"
+    f.write_text('[[rule]]\nname = "slow-id"\nlabel = "IDNUM"\npattern = \'\'\'ID\\s*:?\\s*(?P<phi>\\d{5})\'\'\'\n'
+                 '[[rule]]\nname = "fast-id"\nlabel = "IDNUM"\npattern = \'\'\'ID\\s*+:?\\s*(?P<phi>\\d{5})\'\'\'\n',
+                 encoding="utf-8")
+    with caplog.at_level("WARNING", logger="notescrub.detect.rules"):
+        load_rules([f])
+    msgs = [r.getMessage() for r in caplog.records]
+    assert len(msgs) == 1 and "slow-id" in msgs[0] and "mine.toml" in msgs[0]

@@ -455,10 +455,26 @@ def load_rules(sources: Sequence[str | Path] | None = None, lang: str = "en") ->
                 text = p.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 raise ConfigError(f"rule file cannot be read: {exc}", path=p) from None
+            before = len(rs.rules)
             rs.add_source(text, str(p), shared)
+            _warn_slow_patterns(rs.rules[before:], p)
         else:
             rs.add_source(_read_packaged(str(src)), str(src), shared)
     return rs
+
+
+def _warn_slow_patterns(rules: Sequence[Rule], path: Path) -> None:
+    """Warn (naming file and rule, never text) about user patterns that backtrack quadratically."""
+    from notescrub.detect.pattern_audit import quadratic_pairs
+
+    for rule in rules:
+        pairs = quadratic_pairs(rule.regex.pattern, rule.regex.flags)
+        if pairs:
+            a, b = pairs[0]
+            log.warning("%s: rule %r has two repeats over the same characters (%s ... %s) with only optional "
+                        "items between them; its time grows with the square of a run of such characters. Make "
+                        "the first possessive (e.g. \\s*+) or require a character between them.",
+                        path, rule.name, a, b)
 
 
 # --------------------------------------------------------------------------- detector
