@@ -16,7 +16,7 @@ from typing import Any
 from notescrub.scale.workdir import RunFolder, input_signature
 from notescrub.types import Document
 
-__all__ = ["command_options", "fingerprint_parts", "run_folder", "run"]
+__all__ = ["after_failure", "command_options", "fingerprint_parts", "run_folder", "run"]
 
 #: options that do not change the output (or are recorded otherwise: the key by its id)
 _NOT_FINGERPRINTED = frozenset({"jobs", "resume", "quiet", "verbose", "force", "skip_bad", "key_file", "_run",
@@ -58,3 +58,17 @@ def run(command: str, args: argparse.Namespace, task: Any, read: Callable[[bool]
         return run_batch(task, read, folder, parts, by_patient=by_patient, jobs=jobs,
                          resume=bool(getattr(args, "resume", False)), chunk_size=getattr(args, "chunk_size", None),
                          builder=builder, progress=progress)
+
+
+def after_failure(folder: RunFolder, exc: BaseException) -> None:
+    """Keep the run folder for ``--resume`` after an interruption (kill, Ctrl-C, full disk, a dead
+    worker); remove it when a document failed (a run that writes nothing, as without a run folder)
+    or when this run made it and stopped on bad input or options. A folder of another run is
+    never touched."""
+    from notescrub.errors import NotescrubError
+    from notescrub.scale.pool import DocumentFailure, WorkerDied
+
+    if not folder.resumable or isinstance(exc, DocumentFailure):
+        folder.remove()
+    elif isinstance(exc, NotescrubError) and not isinstance(exc, WorkerDied) and folder.created:
+        folder.remove()

@@ -44,12 +44,20 @@ from notescrub.errors import NotescrubError, ProcessingError
 from notescrub.scale.work import GroupResult
 from notescrub.scale.workdir import RunFolder
 
-__all__ = ["Pool", "cpu_count", "parse_jobs"]
+__all__ = ["DocumentFailure", "Pool", "WorkerDied", "cpu_count", "parse_jobs"]
 
 log = logging.getLogger(__name__)
 
 Chunk = tuple[int, list[list[tuple[int, Any]]]]
 Summary = tuple[int, dict[str, Any]]
+
+class DocumentFailure(ProcessingError):
+    """A document failed (without ``skip_bad``): the run stops and, as before, writes nothing."""
+
+
+class WorkerDied(ProcessingError):
+    """A worker process was killed (out of memory, ``kill``): the finished chunks are kept for ``--resume``."""
+
 
 _TASK: Any = None  # the task of this process (set before forking, or by the initializer)
 _CAPTURED: list[dict[str, Any]] = []
@@ -208,7 +216,7 @@ class Pool:
                 for f in done:
                     yield self._result(f.result())
         except BrokenProcessPool:
-            raise ProcessingError("a worker process died (killed, or out of memory?); the chunks finished so far "
+            raise WorkerDied("a worker process died (killed, or out of memory?); the chunks finished so far "
                                   "are kept: rerun the same command with --resume") from None
 
     @staticmethod
@@ -216,5 +224,5 @@ class Pool:
         index, header, logs = out
         _replay(logs)
         if isinstance(header, str):
-            raise ProcessingError(header)
+            raise DocumentFailure(header)
         return index, header

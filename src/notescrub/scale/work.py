@@ -180,8 +180,9 @@ class AnnotateTask:
         from notescrub.detect.crf_explain import explainable, explainer
 
         if self._explainer is None:
-            self._explainer = (set(explainable(self.pipeline)), explainer(self.pipeline))
-        can, crf_explain = self._explainer
+            self._explainer = set(explainable(self.pipeline))
+        can = self._explainer
+        crf_explain = explainer(self.pipeline)  # per group: its cache is keyed by the documents of this group
 
         def explain(doc: Document, span: Any) -> list[list[Any]]:
             source = span.source.split("+")[0]

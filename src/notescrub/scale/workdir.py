@@ -76,6 +76,7 @@ class RunFolder:
     def __init__(self, path: Path, *, resumable: bool = True) -> None:
         self.path = path
         self.resumable = resumable
+        self.created = False  # made by this run (not one left by an interrupted run)
 
     @classmethod
     def for_output(cls, output: str | Path) -> RunFolder:
@@ -129,6 +130,7 @@ class RunFolder:
             return
         self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.chmod(self.path, 0o700)
+        self.created = True
         manifest = {"version": _VERSION, "fingerprint": fp,
                     "parts": {k: fingerprint({k: v}) for k, v in parts.items()}}
         self._write_atomic(_MANIFEST, json.dumps(manifest, indent=1).encode("utf-8"))

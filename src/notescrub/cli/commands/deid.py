@@ -257,15 +257,13 @@ def _run(args: argparse.Namespace) -> int:
     try:
         batch = cli_batch.run(NAME, args, task, read, folder, parts, by_patient=by_patient,
                               builder=partial(build_task, args, key, release_key))
-    except BaseException:
-        if not folder.resumable:
-            folder.remove()
+    except BaseException as exc:
+        cli_batch.after_failure(folder, exc)
         raise
     try:
         _write_outputs(args, fmt, batch, to_stdout, columns)
-    except BaseException:
-        if not folder.resumable:
-            folder.remove()
+    except BaseException as exc:
+        cli_batch.after_failure(folder, exc)
         raise
     folder.remove()
     if generated:  # only once the output exists: a run that wrote nothing leaves no key behind
