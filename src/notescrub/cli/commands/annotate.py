@@ -46,6 +46,9 @@ examples:
   notescrub annotate meddocan/dev/brat -o dev.jsonl --model models/carafe --recall-bias 1.5
   notescrub annotate notes.jsonl -o spans.jsonl --model es-meddocan --threshold 0.9 --explain
   notescrub annotate notes.jsonl -o spans.jsonl --model models/manchester --preset recall
+  notescrub annotate notes.csv -o spans.jsonl --text-column note --patient-column mrn --jobs auto
+
+--jobs, --resume and the table options work as for deid (docs/scale.md).
 """
 
 log = logging.getLogger(__name__)

@@ -37,6 +37,12 @@ Key files are never printed.
 Fail closed: a document whose detection or replacement fails is never written; with
 several documents nothing is written unless --skip-bad leaves the failing ones out.
 
+Large corpora (docs/scale.md): --jobs N (or auto) runs N worker processes, with the
+same output bytes for every N, in input order; a patient's notes are processed
+together. Finished work is kept in .notescrub-run.OUTPUT/ beside the output until
+the output is written: after a crash (kill -9, power cut, full disk) the same
+command with --resume (and --key-file) finishes only what is missing.
+
 examples:
   notescrub deid examples/sample_note.txt
   notescrub deid notes/ -o deid/ --key-file ~/.config/notescrub/keys/site.key
@@ -44,6 +50,8 @@ examples:
   notescrub deid corpus.jsonl -o tagged.jsonl --mode tag --types hipaa
   notescrub deid gold_xml/ -o surrogate_xml/ --spans-from-input --key-file k.key
   notescrub deid notes.jsonl -o out.jsonl --model rules-en --keep-annotations
+  notescrub deid notes.parquet -o deid.parquet --key-file k.key --jobs auto --text-column note_text
+  notescrub deid notes.parquet -o deid.parquet --key-file k.key --jobs auto --text-column note_text --resume
 """
 
 log = logging.getLogger("notescrub.deid")
