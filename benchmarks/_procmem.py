@@ -11,7 +11,6 @@ all its descendants are summed; the peaks of the two sums are returned with the 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time

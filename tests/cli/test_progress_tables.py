@@ -27,7 +27,7 @@ def test_plain_progress_lines_rate_and_time_left_and_quiet():
 
 def test_table_columns_and_input_order_with_jobs(tmp_path):
     src = tmp_path / "notes.csv"
-    rows = [("r%d" % i, "M%d" % (i % 3), "Seen by Dr. Ruiz on 03/18/2091.", "north") for i in range(9)]
+    rows = [(f"r{i}", f"M{i % 3}", "Seen by Dr. Ruiz on 03/18/2091.", "north") for i in range(9)]
     with open(src, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["note_id", "mrn", "note_text", "ward"])

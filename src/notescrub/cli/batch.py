@@ -16,7 +16,7 @@ from typing import Any
 from notescrub.scale.workdir import RunFolder, input_signature
 from notescrub.types import Document
 
-__all__ = ["after_failure", "command_options", "fingerprint_parts", "run_folder", "run"]
+__all__ = ["after_failure", "command_options", "fingerprint_parts", "run", "run_folder"]
 
 #: options that do not change the output (or are recorded otherwise: the key by its id)
 _NOT_FINGERPRINTED = frozenset({"jobs", "resume", "quiet", "verbose", "force", "skip_bad", "key_file", "_run",
@@ -68,7 +68,5 @@ def after_failure(folder: RunFolder, exc: BaseException) -> None:
     from notescrub.errors import NotescrubError
     from notescrub.scale.pool import DocumentFailure, WorkerDied
 
-    if not folder.resumable or isinstance(exc, DocumentFailure):
-        folder.remove()
-    elif isinstance(exc, NotescrubError) and not isinstance(exc, WorkerDied) and folder.created:
+    if not folder.resumable or isinstance(exc, DocumentFailure) or isinstance(exc, NotescrubError) and not isinstance(exc, WorkerDied) and folder.created:
         folder.remove()

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Iterable, Iterator, TextIO, TypeVar
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO, TypeVar
 
 T = TypeVar("T")
 
@@ -31,7 +32,13 @@ def track(items: Iterable[T], description: str, *, quiet: bool = False, total: i
         yield from items
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     if total is None and hasattr(items, "__len__"):
         total = len(items)  # type: ignore[arg-type]
@@ -83,7 +90,7 @@ class Progress:
     def __enter__(self) -> Progress:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
@@ -96,8 +103,14 @@ class Progress:
         if self.quiet or not self.tty:
             return
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as Bar
 
         self._bar = Bar(TextColumn(f"notescrub {self.command}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("notes"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),

@@ -180,7 +180,7 @@ class Pool:
                 f.result()
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         global _TASK
         if self._ex is not None:
             procs = list(getattr(self._ex, "_processes", {}).values())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 from collections.abc import Iterable
 from pathlib import Path
@@ -163,8 +162,7 @@ def _run(args: argparse.Namespace, builder: Any) -> int:
         batch = cli_batch.run(NAME, args, task, read, folder, parts, by_patient=task.pipeline.patient_level,
                               builder=builder)
         with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-            for _, line in batch.records():
-                fh.write(line + "\n")
+            fh.writelines(line + "\n" for _, line in batch.records())
     except BaseException as exc:
         cli_batch.after_failure(folder, exc)
         raise

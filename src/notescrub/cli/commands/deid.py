@@ -9,7 +9,6 @@ The command only parses arguments; the work is :func:`notescrub.replace.batch.de
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from collections.abc import Iterable
@@ -144,8 +143,7 @@ def _write_lines(path: Path, lines: Iterable[str]) -> None:
     from notescrub.io.atomic import atomic_file
 
     with atomic_file(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-        for line in lines:
-            fh.write(line + "\n")
+        fh.writelines(line + "\n" for line in lines)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -235,7 +233,7 @@ def _run(args: argparse.Namespace) -> int:
     from notescrub.cli import batch as cli_batch
     from notescrub.cli.options import table_options
     from notescrub.docref import set_ref_key
-    from notescrub.io import detect_format, read_corpus, write_corpus
+    from notescrub.io import detect_format, read_corpus
     from notescrub.replace.keys import SurrogateKey
 
     fmt = args.format or detect_format(args.input)
