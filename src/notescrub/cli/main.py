@@ -20,7 +20,7 @@ from types import ModuleType
 from notescrub import __version__
 from notescrub.errors import NotescrubError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 
 def _command_modules() -> list[ModuleType]:

@@ -95,3 +95,36 @@ def load_model_from_args(args: argparse.Namespace) -> Any:
     pipeline = load_with_preset(args.model, getattr(args, "preset", None))
     apply_recall_bias(pipeline, getattr(args, "recall_bias", None), args.model)
     return pipeline
+
+
+def add_batch_options(p: argparse.ArgumentParser) -> None:
+    """``--jobs``, ``--resume``, ``--chunk-size`` and the table column options (``deid``, ``annotate``)."""
+    g = p.add_argument_group("corpus scale (see docs/scale.md)")
+    g.add_argument("--jobs", "-j", metavar="N", default="1",
+                   help="worker processes: a number or 'auto' (every CPU); the output is the same for every N "
+                        "(default: 1)")
+    g.add_argument("--resume", action="store_true",
+                   help="finish a run that was interrupted (kill, power cut, full disk): only the chunks it had not "
+                        "finished are redone, and the output is the same as an uninterrupted run's")
+    g.add_argument("--chunk-size", type=int, metavar="N", default=None,
+                   help="notes per unit of work and per resumable chunk (default: 64, or more so that a corpus "
+                        "makes at most 800 chunks)")
+    t = p.add_argument_group("tables (CSV, TSV, Parquet)")
+    t.add_argument("--text-column", metavar="NAME", default=None, help="column holding the note text (default: text)")
+    t.add_argument("--id-column", metavar="NAME", default=None, help="column holding the note id (default: id)")
+    t.add_argument("--patient-column", metavar="NAME", default=None,
+                   help="column holding the patient id (default: patient); a patient's notes are processed together")
+
+
+def table_options(args: argparse.Namespace, fmt: str) -> dict[str, str]:
+    """Reader options from ``--text-column``/``--id-column``/``--patient-column`` (tables only).
+
+    >>> table_options(argparse.Namespace(text_column="note", id_column=None, patient_column=None), "csv")
+    {'text_column': 'note'}
+    """
+    opts = {f"{k}_column": v for k in ("text", "id", "patient")
+            if (v := getattr(args, f"{k}_column", None)) is not None}
+    if opts and fmt not in ("csv", "parquet"):
+        names = ", ".join("--" + k.replace("_", "-") for k in opts)
+        raise ConfigError(f"{names} apply to CSV/TSV/Parquet tables; the input is read as {fmt}")
+    return opts

@@ -1,11 +1,29 @@
-"""Progress reporting for long CLI work (rich progress bar on stderr; silent with ``-q``)."""
+"""Progress reporting for long CLI work.
+
+:func:`track` wraps an iterable in a rich progress bar. :class:`Progress` reports a
+batch of notes: on a terminal a bar with notes/s and the time left; otherwise (a log
+file, a scheduler's output) one plain line every ``interval`` seconds; nothing with
+``-q``. Everything goes to stderr.
+
+>>> import io
+>>> out = io.StringIO()
+>>> with Progress("deid", stream=out, interval=0) as p:
+...     p.start(4, 0); p.advance(2); p.advance(2)
+>>> lines = out.getvalue().splitlines()
+>>> lines[0].startswith("notescrub deid: 2/4 notes (50%), ") and "notes/s" in lines[0], lines[-1].split(",")[0]
+(True, 'notescrub deid: 4/4 notes (100%)')
+"""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Iterable, Iterator, TypeVar
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO, TypeVar
 
 T = TypeVar("T")
+
+__all__ = ["Progress", "format_duration", "track"]
 
 
 def track(items: Iterable[T], description: str, *, quiet: bool = False, total: int | None = None) -> Iterator[T]:
@@ -14,7 +32,13 @@ def track(items: Iterable[T], description: str, *, quiet: bool = False, total: i
         yield from items
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
     if total is None and hasattr(items, "__len__"):
         total = len(items)  # type: ignore[arg-type]
@@ -26,3 +50,98 @@ def track(items: Iterable[T], description: str, *, quiet: bool = False, total: i
         for item in items:
             yield item
             progress.advance(task)
+
+
+def format_duration(seconds: float) -> str:
+    """``3725`` -> ``'1 h 02 min'``; ``75`` -> ``'1 min 15 s'``; ``8.2`` -> ``'8 s'``.
+
+    >>> format_duration(3725), format_duration(75), format_duration(8.2)
+    ('1 h 02 min', '1 min 15 s', '8 s')
+    """
+    s = int(round(seconds))
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    if s >= 60:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s} s"
+
+
+class Progress:
+    """Notes done, notes/s and time left for a batch command (see the module docstring).
+
+    ``start(total, done)`` sets the total (``done``: notes finished by an interrupted run
+    being resumed, not counted in the rate); ``advance(n)`` counts finished notes.
+    """
+
+    def __init__(self, command: str, *, quiet: bool = False, stream: TextIO | None = None,
+                 interval: float = 10.0, tty: bool | None = None) -> None:
+        self.command = command
+        self.quiet = quiet
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval = interval
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.total = 0
+        self.done = self._base = 0
+        self._t0 = self._last = time.monotonic()
+        self._bar: Any = None
+        self._task: Any = None
+        self._printed = False
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+        elif self._printed and exc[0] is None and self.done > self._base:
+            self._line()  # a run long enough to report progress also reports its end
+
+    def start(self, total: int, done: int = 0) -> None:
+        self.total, self.done, self._base = total, done, done
+        self._t0 = self._last = time.monotonic()
+        if self.quiet or not self.tty:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as Bar
+
+        self._bar = Bar(TextColumn(f"notescrub {self.command}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("notes"), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                        TextColumn("left"), TimeRemainingColumn(),
+                        console=Console(file=self.stream), transient=True)
+        self._bar.start()
+        self._task = self._bar.add_task(self.command, total=total, completed=done, rate="")
+
+    def rate(self) -> float:
+        """Notes per second since :meth:`start` (resumed notes excluded)."""
+        elapsed = time.monotonic() - self._t0
+        return (self.done - self._base) / elapsed if elapsed > 0 else 0.0
+
+    def _eta(self) -> str:
+        r = self.rate()
+        return format_duration((self.total - self.done) / r) if r > 0 else "unknown"
+
+    def _line(self) -> None:
+        pct = 100 * self.done / self.total if self.total else 100.0
+        print(f"notescrub {self.command}: {self.done:,}/{self.total:,} notes ({pct:.0f}%), "
+              f"{self.rate():.1f} notes/s, {self._eta()} left", file=self.stream, flush=True)
+        self._printed = True
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if self.quiet:
+            return
+        if self._bar is not None:
+            self._bar.update(self._task, completed=self.done, rate=f"{self.rate():.1f}/s")
+            return
+        now = time.monotonic()
+        if now - self._last >= self.interval and self.done < self.total:
+            self._last = now
+            self._line()

@@ -49,7 +49,10 @@ __all__ = ["DEFAULT_GROUPS", "GROUPS", "FeatureParts", "Featurizer", "ListGroup"
 GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos")
 DEFAULT_GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position")
 _WINDOW_GROUPS = ("lexical", "orthographic", "dictionary")
-_CACHE_MAX = 300_000
+#: distinct token texts whose feature units are memoised (the table is emptied when full). Every new
+#: surrogate name or number is a new token, so the table fills with the corpus: 300,000 entries held
+#: several hundred MB after 20,000 notes; 50,000 keep a corpus's common words at a fraction of that.
+_CACHE_MAX = 50_000
 _BOS_EOS: list[list[str]] = [[], ["BOS"], ["EOS"], ["BOS", "EOS"]]
 
 

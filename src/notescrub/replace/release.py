@@ -41,6 +41,8 @@ KEEP_PATIENT = "patient"
 #: root elements of i2b2-style XML that the writer may reproduce (anything else: the default)
 _KNOWN_XML_ROOTS = frozenset({"deIdi2b2", "MEDDOCAN", "root"})
 _LANG_CODES = frozenset({"en", "es"})
+#: decimals of the span scores written to de-identified output (as ``annotate`` writes them)
+SCORE_DECIMALS = 6
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,10 @@ class ReleasePolicy:
 
     @staticmethod
     def _bare(span: Span) -> Span:
-        return span.with_(meta={}) if span.meta else span
+        """The span without extras, its score rounded to 6 decimals: floating-point noise of the
+        model's arithmetic (1e-15, which depends on memory layout) never changes the output bytes."""
+        score = round(float(span.score), SCORE_DECIMALS)
+        return span.with_(meta={}, score=score) if span.meta or score != span.score else span
 
     def release(self, source: Document, text: str, spans: Sequence[Span], layer: str = GOLD) -> Document:
         """The output document for ``source`` with new ``text`` and relocated ``spans``."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 from collections.abc import Iterable
 from pathlib import Path
@@ -33,7 +32,7 @@ Hybrid models (kind "hybrid": en-default, models trained with --recipe mancheste
 offer operating points: --preset NAME (the list is under --preset below; see
 docs/hybrid.md). Models with
 a patient-level second pass read the notes of one patient together (by the
-"patient" field), so notes are written grouped by patient.
+"patient" field, or --patient-column); the output keeps the input's order.
 --explain adds, per span, the strongest features of its first token for the label
 it got (features made of the note's words are masked, so no text leaks); for the
 stacked CRF of en-default they include the feeder detections (stk=..., stksrc=...).
@@ -46,6 +45,9 @@ examples:
   notescrub annotate meddocan/dev/brat -o dev.jsonl --model models/carafe --recall-bias 1.5
   notescrub annotate notes.jsonl -o spans.jsonl --model es-meddocan --threshold 0.9 --explain
   notescrub annotate notes.jsonl -o spans.jsonl --model models/manchester --preset recall
+  notescrub annotate notes.csv -o spans.jsonl --text-column note --patient-column mrn --jobs auto
+
+--jobs, --resume and the table options work as for deid (docs/scale.md).
 """
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threshold", type=float, metavar="T", help="marginal decoding: tag tokens with P(O) < T")
     p.add_argument("--labels", metavar="L1,L2", help="only output these model labels")
     p.add_argument("--explain", action="store_true", help="add the strongest (non-lexical) features of each span")
+    from notescrub.cli.options import add_batch_options
+
+    add_batch_options(p)
 
 
 def _crf_detectors(pipeline: Any) -> list[Any]:
@@ -103,51 +108,72 @@ def record(doc: Any, spans: Iterable[Any], explain: Any = None) -> dict[str, Any
     return rec
 
 
-def run(args: argparse.Namespace) -> int:
+def build_task(args: argparse.Namespace, pipeline: Any = None) -> Any:
+    """The per-group task of this command (also what a worker builds where it cannot be forked)."""
     from notescrub.cli.options import load_model_from_args
-    from notescrub.detect.crf_explain import explainable, explainer
-    from notescrub.io import read_corpus
-    from notescrub.io.atomic import atomic_file
+    from notescrub.detect.crf_explain import explainable
+    from notescrub.scale.work import AnnotateTask
 
-    pipeline = load_model_from_args(args)
-    configure(pipeline, args.threshold)
-    keep: set[str] | None = None
+    if pipeline is None:
+        pipeline = load_model_from_args(args)
+        configure(pipeline, args.threshold)
+    keep: frozenset[str] | None = None
     if args.labels:
-        keep = {x.strip() for x in args.labels.split(",") if x.strip()}
+        keep = frozenset(x.strip() for x in args.labels.split(",") if x.strip())
         known = model_labels(pipeline)
         unknown = keep - known
         if known and unknown:
             raise LabelError(f"--labels names labels the model does not produce: {sorted(unknown)}; "
                              f"it knows {sorted(known)}")
-    explain = None
-    unexplained: dict[str, int] = {}
-    if args.explain:
-        can = set(explainable(pipeline))
-        if not can:
-            raise ConfigError(f"--explain: model {args.model or 'en-default'} has no CRF, so its spans cannot be "
-                              "explained (rules and dictionaries have no feature weights); leave out --explain")
-        crf_explain = explainer(pipeline)
+    if args.explain and not set(explainable(pipeline)):
+        raise ConfigError(f"--explain: model {args.model or 'en-default'} has no CRF, so its spans cannot be "
+                          "explained (rules and dictionaries have no feature weights); leave out --explain")
+    return AnnotateTask(pipeline, record, keep=keep, explain=args.explain, skip_bad=False)
 
-        def explain(doc: Any, span: Any) -> list[list[Any]]:
-            source = span.source.split("+")[0]
-            if source not in can:
-                unexplained[source] = unexplained.get(source, 0) + 1
-                return []
-            return crf_explain(doc, span)
-    unmapped: set[str] = set()
-    n = 0
-    with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-        # gold spans in the input are ignored; patient-level pipelines get each patient's notes together
-        for out in pipeline.pipe(doc.copy(layers=False) for doc in read_corpus(args.input, args.format)):
-            spans = [s for s in out.layer(pipeline.output_layer) if keep is None or s.label in keep]
-            unmapped.update(s.label for s in spans if s.phi is None)
-            fh.write(json.dumps(record(out, spans, explain), ensure_ascii=False) + "\n")
-            n += 1
+
+def run(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from notescrub.io.atomic import output_lock
+    from notescrub.scale.workdir import RunFolder
+
+    out = Path(args.output)
+    with output_lock(out):  # one run at a time per output
+        RunFolder.for_output(out).check(resume=args.resume, discard=False)
+        return _run(args, partial(build_task, args))
+
+
+def _run(args: argparse.Namespace, builder: Any) -> int:
+    from notescrub.cli import batch as cli_batch
+    from notescrub.cli.options import table_options
+    from notescrub.io import detect_format, read_corpus
+    from notescrub.io.atomic import atomic_file
+
+    fmt = args.format or detect_format(args.input)
+    columns = table_options(args, fmt)
+    task = builder()
+
+    def read(report: bool):  # type: ignore[no-untyped-def]
+        return read_corpus(args.input, fmt, **columns)
+
+    folder = cli_batch.run_folder(args)
+    parts = cli_batch.fingerprint_parts(NAME, args, fmt, None)
+    try:
+        batch = cli_batch.run(NAME, args, task, read, folder, parts, by_patient=task.pipeline.patient_level,
+                              builder=builder)
+        with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+            fh.writelines(line + "\n" for _, line in batch.records())
+    except BaseException as exc:
+        cli_batch.after_failure(folder, exc)
+        raise
+    folder.remove()
+    unexplained = {k.split(":", 1)[1]: v for k, v in batch.report.items() if k.startswith("unexplained:")}
+    unmapped = sorted(k.split(":", 1)[1] for k in batch.report if k.startswith("unmapped:"))
     if unexplained:
         log.warning("--explain: %d span(s) found by components that are not CRFs and cannot explain them (%s); "
                     "their explain lists are empty", sum(unexplained.values()),
                     ", ".join(f"{k} {v}" for k, v in sorted(unexplained.items())))
     if unmapped:
-        log.warning("labels without an i2b2-2014 subtype (phi is null): %s", ", ".join(sorted(unmapped)))
-    log.info("annotated %d documents -> %s", n, args.output)
+        log.warning("labels without an i2b2-2014 subtype (phi is null): %s", ", ".join(unmapped))
+    log.info("annotated %d documents -> %s", batch.written, args.output)
     return 0

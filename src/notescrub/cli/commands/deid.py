@@ -9,9 +9,9 @@ The command only parses arguments; the work is :func:`notescrub.replace.batch.de
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from notescrub.errors import ConfigError, ProcessingError
@@ -36,6 +36,12 @@ Key files are never printed.
 Fail closed: a document whose detection or replacement fails is never written; with
 several documents nothing is written unless --skip-bad leaves the failing ones out.
 
+Large corpora (docs/scale.md): --jobs N (or auto) runs N worker processes, with the
+same output bytes for every N, in input order; a patient's notes are processed
+together. Finished work is kept in .notescrub-run.OUTPUT/ beside the output until
+the output is written: after a crash (kill -9, power cut, full disk) the same
+command with --resume (and --key-file) finishes only what is missing.
+
 examples:
   notescrub deid examples/sample_note.txt
   notescrub deid notes/ -o deid/ --key-file ~/.config/notescrub/keys/site.key
@@ -43,6 +49,8 @@ examples:
   notescrub deid corpus.jsonl -o tagged.jsonl --mode tag --types hipaa
   notescrub deid gold_xml/ -o surrogate_xml/ --spans-from-input --key-file k.key
   notescrub deid notes.jsonl -o out.jsonl --model rules-en --keep-annotations
+  notescrub deid notes.parquet -o deid.parquet --key-file k.key --jobs auto --text-column note_text
+  notescrub deid notes.parquet -o deid.parquet --key-file k.key --jobs auto --text-column note_text --resume
 """
 
 log = logging.getLogger("notescrub.deid")
@@ -84,7 +92,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mask-char", default="*", help="mask character (default: *)")
     p.add_argument("--lang", choices=("en", "es"), default="en", help="surrogate word lists and date order (default: en)")
     p.add_argument("--skip-bad", action="store_true", help="leave out documents that fail instead of writing nothing")
-    p.add_argument("--force", action="store_true", help="replace an existing non-empty output directory")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing non-empty output directory, and discard the run folder an "
+                        "interrupted run left beside the output")
+    from notescrub.cli.options import add_batch_options
+
+    add_batch_options(p)
 
 
 def _shift_range(text: str) -> tuple[int, int]:
@@ -128,26 +141,11 @@ def _pipeline(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return pipeline
 
 
-def _annotation_records(batch, original_offsets: bool = False) -> list[str]:  # type: ignore[no-untyped-def]
-    lines = []
-    for doc, res in zip(batch.documents, batch.results):
-        spans = []
-        for s, o in zip(res.spans, res.original):
-            item = {"start": s.start, "end": s.end, "type": s.phi or s.label, "label": s.label,
-                    "text": res.text[s.start:s.end]}
-            if original_offsets:  # opt-in: they reveal where and how long each PHI mention was
-                item.update(original_start=o.start, original_end=o.end)
-            spans.append(item)
-        lines.append(json.dumps({"id": doc.id, "patient": doc.patient_id, "text": res.text, "spans": spans},
-                                ensure_ascii=False))
-    return lines
-
-
-def _write_lines(path: Path, lines: list[str]) -> None:
+def _write_lines(path: Path, lines: Iterable[str]) -> None:
     from notescrub.io.atomic import atomic_file
 
-    with atomic_file(path) as tmp:
-        tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    with atomic_file(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        fh.writelines(line + "\n" for line in lines)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -186,75 +184,127 @@ def _keep_fields(values: list[str]) -> set[str]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    from contextlib import nullcontext
-
-    from notescrub.io.atomic import output_lock
-
-    if args.output:
-        out = Path(args.output)
-        if out.is_dir() and any(out.iterdir()) and not args.force:
-            raise ConfigError("output directory exists and is not empty (use --force to replace it)", path=out)
-    # one run at a time per output: a second run writing the same output is refused at once
-    with output_lock(Path(args.output)) if args.output else nullcontext():
-        return _run(args)
-
-
-def _run(args: argparse.Namespace) -> int:
-    from notescrub.docref import set_ref_key
-    from notescrub.io import detect_format, read_corpus, write_corpus
-    from notescrub.replace.batch import deidentify
+def _replacer(args: argparse.Namespace, key):  # type: ignore[no-untyped-def]
     from notescrub.replace.engine import Replacer
-    from notescrub.replace.keys import SurrogateKey
-    from notescrub.replace.release import ReleasePolicy
 
-    fmt = args.format or detect_format(args.input)
-    to_stdout = args.output is None
-    if to_stdout and not (fmt == "txt" and Path(args.input).is_file()):
-        raise ConfigError(_needs_output(Path(args.input), fmt, explicit=bool(args.format)))
-    key, generated = _key(args)
-    if args.keep_original_offsets and not args.keep_annotations:
-        raise ConfigError("--keep-original-offsets only applies with --keep-annotations")
-    release_key = key if key is not None else SurrogateKey.generate()  # run-only key: pseudonyms of this run
-    set_ref_key(release_key.digest("DOC-REF", None, ""))
-    release = ReleasePolicy(_keep_fields(args.keep_field), release_key)
-    replacer = Replacer(
+    return Replacer(
         args.mode, key=key, types=args.types, layer=args.layer, resolve=args.resolve,
         shift_range=_shift_range(args.date_shift), age_bucket=args.age_bucket, tag_template=args.tag_template,
         mask_char=args.mask_char, locale=args.lang, date_order="DMY" if args.lang == "es" else "MDY",
         fictional_phones=not args.real_phone_numbers,
     )
-    pipeline = None if args.spans_from_input else _pipeline(args)
+
+
+def build_task(args: argparse.Namespace, key, release_key, pipeline=None):  # type: ignore[no-untyped-def]
+    """The per-group task of this command (also what a worker builds where it cannot be forked)."""
+    from notescrub.replace.release import ReleasePolicy
+    from notescrub.scale.work import DeidTask
+
+    if pipeline is None and not args.spans_from_input:
+        pipeline = _pipeline(args)
+    return DeidTask(_replacer(args, key), ReleasePolicy(_keep_fields(args.keep_field), release_key),
+                    pipeline=pipeline, spans_from_input=args.spans_from_input, input_layer=args.layer,
+                    skip_bad=args.skip_bad, annotations=args.keep_annotations,
+                    original_offsets=args.keep_original_offsets)
+
+
+def run(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+
+    from notescrub.io.atomic import output_lock
+    from notescrub.scale.workdir import RunFolder
+
+    if args.output:
+        out = Path(args.output)
+        if out.is_dir() and any(out.iterdir()) and not args.force:
+            raise ConfigError("output directory exists and is not empty (use --force to replace it)", path=out)
+    if args.resume and not args.output:
+        raise ConfigError("--resume needs -o OUTPUT (its run folder is kept beside the output)")
+    if args.resume and not args.key_file:
+        raise ConfigError("--resume needs --key-file: without one every run makes a new key (new surrogates and "
+                          "patient pseudonyms), so an interrupted run cannot be finished consistently")
+    # one run at a time per output: a second run writing the same output is refused at once
+    with output_lock(Path(args.output)) if args.output else nullcontext():
+        if args.output:  # before loading a model: a killed run's folder needs --resume (or --force)
+            RunFolder.for_output(Path(str(args.output).rstrip("/"))).check(resume=args.resume, discard=args.force)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from functools import partial
+
+    from notescrub.cli import batch as cli_batch
+    from notescrub.cli.options import table_options
+    from notescrub.docref import set_ref_key
+    from notescrub.io import detect_format, read_corpus
+    from notescrub.replace.keys import SurrogateKey
+
+    fmt = args.format or detect_format(args.input)
+    to_stdout = args.output is None
+    if to_stdout and not (fmt == "txt" and Path(args.input).is_file()):
+        raise ConfigError(_needs_output(Path(args.input), fmt, explicit=bool(args.format)))
+    columns = table_options(args, fmt)
+    key, generated = _key(args)
+    if args.keep_original_offsets and not args.keep_annotations:
+        raise ConfigError("--keep-original-offsets only applies with --keep-annotations")
+    release_key = key if key is not None else SurrogateKey.generate()  # run-only key: pseudonyms of this run
+    set_ref_key(release_key.digest("DOC-REF", None, ""))
+    task = build_task(args, key, release_key)
     unreadable: list = []
 
     def _skip(err) -> None:  # type: ignore[no-untyped-def]
         unreadable.append(err)
         log.warning("skipped unreadable input: %s", err)
 
-    docs = read_corpus(args.input, fmt, skip_bad=args.skip_bad, on_skip=_skip)
-    batch = deidentify(docs, replacer, pipeline=pipeline, spans_from_input=args.spans_from_input,
-                       input_layer=args.layer, skip_bad=args.skip_bad, release=release)
-    if not batch.documents:
+    def read(report: bool):  # type: ignore[no-untyped-def]
+        return read_corpus(args.input, fmt, skip_bad=args.skip_bad, on_skip=_skip if report else (lambda e: None),
+                           **columns)
+
+    folder = cli_batch.run_folder(args, to_stdout)
+    parts = cli_batch.fingerprint_parts(NAME, args, fmt, key.id if key is not None and args.key_file else None)
+    by_patient = bool(getattr(task.pipeline, "patient_level", False))
+    try:
+        batch = cli_batch.run(NAME, args, task, read, folder, parts, by_patient=by_patient,
+                              builder=partial(build_task, args, key, release_key))
+    except BaseException as exc:
+        cli_batch.after_failure(folder, exc)
+        raise
+    try:
+        _write_outputs(args, fmt, batch, to_stdout, columns)
+    except BaseException as exc:
+        cli_batch.after_failure(folder, exc)
+        raise
+    folder.remove()
+    if generated:  # only once the output exists: a run that wrote nothing leaves no key behind
+        _save_new_key(key)
+    replaced = batch.report.get("spans", 0)
+    skipped = len(batch.skipped) + len(unreadable)
+    log.info("replaced %d span(s) in %d document(s) with mode %s%s", replaced, batch.written, args.mode,
+             f"; skipped {skipped} document(s) or record(s)" if skipped else "")
+    return 1 if skipped else 0
+
+
+def _write_outputs(args: argparse.Namespace, fmt: str, batch, to_stdout: bool, columns: dict) -> None:  # type: ignore[no-untyped-def]
+    from notescrub.io import write_corpus
+
+    if not batch.written:
+        batch.folder.remove()
         raise ProcessingError("no document could be de-identified; nothing was written")
     for event, n in sorted(batch.report.items()):
         if event.startswith("unknown_label:"):
             log.warning("%d span(s) labelled %s have no surrogate and were replaced by a tag", n, event.split(":", 1)[1])
+    docs = (payload[0] for _, payload in batch.records())
+    lines = (payload[1] for _, payload in batch.records())
     if to_stdout:
-        out = "\n".join(_annotation_records(batch, args.keep_original_offsets)) + "\n" if args.keep_annotations else batch.documents[0].text
+        out = "".join(line + "\n" for line in lines) if args.keep_annotations else next(docs).text
         sys.stdout.write(out)
         sys.stdout.flush()
-    elif fmt == "txt" and Path(args.input).is_file() and args.out_format in (None, "txt"):
-        _write_text(Path(args.output), batch.documents[0].text)
+        return
+    if fmt == "txt" and Path(args.input).is_file() and args.out_format in (None, "txt"):
+        _write_text(Path(args.output), next(docs).text)
         n = 1
     else:
-        n = write_corpus(batch.documents, args.output, args.out_format or fmt, overwrite=args.force)
-        if args.keep_annotations:
-            _write_lines(Path(str(Path(args.output)).rstrip("/") + ".spans.jsonl"), _annotation_records(batch, args.keep_original_offsets))
-        log.info("wrote %d de-identified document(s) to %s (%s)", n, args.output, args.out_format or fmt)
-    if generated:  # only once the output exists: a run that wrote nothing leaves no key behind
-        _save_new_key(key)
-    replaced = sum(len(r.spans) for r in batch.results)
-    skipped = len(batch.skipped) + len(unreadable)
-    log.info("replaced %d span(s) in %d document(s) with mode %s%s", replaced, len(batch.results), args.mode,
-             f"; skipped {skipped} document(s) or record(s)" if skipped else "")
-    return 1 if skipped else 0
+        n = write_corpus(docs, args.output, args.out_format or fmt, overwrite=args.force)
+    if args.keep_annotations:
+        _write_lines(Path(str(Path(args.output)).rstrip("/") + ".spans.jsonl"), lines)
+    log.info("wrote %d de-identified document(s) to %s (%s)", n, args.output, args.out_format or fmt)

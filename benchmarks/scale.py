@@ -1,0 +1,91 @@
+"""Corpus scale: ``--jobs 1`` vs ``--jobs 2`` time and peak memory (all processes) per corpus size.
+
+Synthetic notes come from ``notescrub synth generate`` (seed 0). Each measurement is one
+``notescrub -q COMMAND`` process tree, sampled from ``/proc`` every 0.2 s
+(``benchmarks/_procmem.py``: summed RSS, and summed PSS, which counts pages shared by
+forked workers once). The machine's load average is recorded next to every run: on a
+shared machine the times are only comparable within one run of this script.
+
+    python benchmarks/scale.py --model rules-en > benchmarks/results/scale.json
+    python benchmarks/scale.py --model en-default --sizes 1000,5000 --speed-notes 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _procmem import run_measured
+
+
+def _notescrub(*args: str) -> list[str]:
+    return [sys.executable, "-m", "notescrub", "-q", *args]
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def corpus(folder: Path, n: int) -> Path:
+    path = folder / f"synth-{n}.jsonl"
+    if not path.exists():
+        subprocess.run(_notescrub("synth", "generate", "-n", str(n), "--seed", "0", "-o", str(path)), check=True)
+    return path
+
+
+def measure(command: str, src: Path, folder: Path, model: str, jobs: int, key: Path) -> dict:
+    out = folder / f"out-{command}-{src.stem}-j{jobs}.jsonl"
+    args = [command, str(src), "-o", str(out), "--model", model, "--jobs", str(jobs)]
+    if command == "deid":
+        args += ["--key-file", str(key)]
+    load = _load()
+    r = run_measured(_notescrub(*args))
+    r.update(command=command, model=model, jobs=jobs, notes=int(src.stem.split("-")[1]), load_before=load,
+             load_after=_load())
+    r["notes_per_s"] = round(r["notes"] / r["wall_s"], 1)
+    print(json.dumps(r), file=sys.stderr, flush=True)
+    return r
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default="rules-en")
+    ap.add_argument("--command", default="deid", choices=("deid", "annotate"))
+    ap.add_argument("--sizes", default="1000,5000,20000", help="corpus sizes for the memory curve (--jobs 1)")
+    ap.add_argument("--speed-notes", type=int, default=10000, help="corpus size of the --jobs 1 vs 2 timing")
+    ap.add_argument("--work", default=None, help="folder for corpora and outputs (default: a temporary one)")
+    a = ap.parse_args()
+    folder = Path(a.work or tempfile.mkdtemp(prefix="notescrub-scale-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    key = folder / "bench.key"
+    if not key.exists():
+        subprocess.run(_notescrub("key", "new", str(key)), check=True, capture_output=True)
+    memory = [measure(a.command, corpus(folder, int(n)), folder, a.model, 1, key) for n in a.sizes.split(",")]
+    src = corpus(folder, a.speed_notes)
+    speed = {f"jobs_{j}": measure(a.command, src, folder, a.model, j, key) for j in (1, 2)}
+    same = (folder / f"out-{a.command}-{src.stem}-j1.jsonl").read_bytes() == \
+        (folder / f"out-{a.command}-{src.stem}-j2.jsonl").read_bytes()
+    rss = [m["peak_rss_mib"] for m in memory]
+    result = {
+        "benchmark": "scale",
+        "command": f"notescrub -q {a.command} synth.jsonl -o out.jsonl --model {a.model} --jobs N",
+        "cpus": os.cpu_count(),
+        "uptime": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
+        "memory_by_size": memory,
+        "memory_spread_pct": round(100 * (max(rss) - min(rss)) / min(rss), 1),
+        "speed": speed,
+        "speedup_jobs2": round(speed["jobs_1"]["wall_s"] / speed["jobs_2"]["wall_s"], 2),
+        "outputs_identical": same,
+    }
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
