@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from notescrub.docref import set_ref_key
-    from notescrub.io import detect_format, read_corpus, write_corpus
+    from notescrub.io import detect_format, get_format, read_corpus, write_corpus
     from notescrub.replace.batch import deidentify
     from notescrub.replace.engine import Replacer
     from notescrub.replace.keys import SurrogateKey
@@ -210,6 +210,9 @@ def _run(args: argparse.Namespace) -> int:
     to_stdout = args.output is None
     if to_stdout and not (fmt == "txt" and Path(args.input).is_file()):
         raise ConfigError(_needs_output(Path(args.input), fmt, explicit=bool(args.format)))
+    get_format(fmt).require("reading")  # a missing extra (Parquet) stops the run before the model loads
+    if not to_stdout:
+        get_format(args.out_format or fmt).require("writing")
     key, generated = _key(args)
     if args.keep_original_offsets and not args.keep_annotations:
         raise ConfigError("--keep-original-offsets only applies with --keep-annotations")
