@@ -30,6 +30,14 @@ def block(monkeypatch, *roots):
         monkeypatch.setitem(sys.modules, root, None)
 
 
+def forget(monkeypatch, *modules):
+    """Make the next import of ``modules`` run them again (as in a fresh process)."""
+    for name in modules:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        parent, _, child = name.rpartition(".")
+        monkeypatch.delattr(sys.modules[parent], child, raising=False)
+
+
 def one_error_line(capsys, command):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
@@ -109,8 +117,7 @@ DOCS = [Document("a", TEXT, layers={"gold": [Span(12, 19, "DOCTOR"), Span(23, 33
 def test_evaluate_report_without_matplotlib(tmp_path, monkeypatch, capsys):
     write_corpus(DOCS, tmp_path / "gold.jsonl")
     block(monkeypatch, "matplotlib")
-    for mod in ("notescrub.evaluate.plots", "notescrub.evaluate.html_report"):
-        monkeypatch.delitem(sys.modules, mod, raising=False)
+    forget(monkeypatch, "notescrub.evaluate.plots", "notescrub.evaluate.html_report")
     g = str(tmp_path / "gold.jsonl")
     # scoring needs no extra ...
     assert main(["-q", "evaluate", g, g, "--bootstrap", "0", "--json", str(tmp_path / "r.json")]) == 0
@@ -125,8 +132,7 @@ def test_evaluate_report_without_matplotlib(tmp_path, monkeypatch, capsys):
 
 def test_plots_module_without_matplotlib(monkeypatch):
     block(monkeypatch, "matplotlib")
-    monkeypatch.delitem(sys.modules, "notescrub.evaluate.plots", raising=False)
-    monkeypatch.delitem(sys.modules, "notescrub.evaluate.html_report", raising=False)
+    forget(monkeypatch, "notescrub.evaluate.plots", "notescrub.evaluate.html_report")
     from notescrub.evaluate.report import write_html_report
 
     msg = r"^plotting a report needs matplotlib: pip install 'notescrub\[reports\]'$"

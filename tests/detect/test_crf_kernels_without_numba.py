@@ -14,6 +14,7 @@ def no_numba(monkeypatch):
     for name in [m for m in sys.modules if m == "numba" or m.startswith("numba.")] + ["numba"]:
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.delitem(sys.modules, "notescrub.detect._crf_numba", raising=False)
+    monkeypatch.delattr(sys.modules["notescrub.detect"], "_crf_numba", raising=False)  # as in a fresh process
     monkeypatch.setattr(crf_kernels, "_STATE", {"tokens": 0, "kernels": None, "failed": False})
     monkeypatch.delenv("NOTESCRUB_KERNELS", raising=False)
 
