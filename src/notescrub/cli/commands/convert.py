@@ -28,6 +28,7 @@ when nothing at all could be read, it writes nothing and exits with status 2).
 
 read formats:  {", ".join(READ_FORMATS)}
 write formats: {", ".join(WRITE_FORMATS)}
+(parquet needs the 'parquet' extra: pip install 'notescrub[parquet]')
 
 examples:
   notescrub convert ../shared/corpora/meddocan/train/xml -o /tmp/train.jsonl --to jsonl
