@@ -55,6 +55,10 @@ class ConfigError(NotescrubError, ValueError):
     """Invalid configuration, rule file, lexicon or model directory."""
 
 
+class MissingExtraError(ConfigError):
+    """An optional dependency is not installed; the message names the extra that installs it."""
+
+
 class ModelError(NotescrubError, RuntimeError):
     """A model cannot be loaded, trained or applied."""
 

@@ -17,7 +17,8 @@ to this file, or in its user cache directory when that is read-only); loading th
 code costs ~0.2 s. So that a one-note run never pays this, :func:`kernels` hands the
 compiled functions out only once a process has decoded :data:`COMPILE_AFTER_TOKENS`
 tokens (a batch), and never when numba is missing or fails: the numpy code is the
-fallback. The environment variable ``NOTESCRUB_KERNELS=numpy`` disables them,
+fallback. numba is the optional ``fast`` extra (``pip install 'notescrub[fast]'``); a base
+install decodes with numpy, with the same spans. The environment variable ``NOTESCRUB_KERNELS=numpy`` disables them,
 ``NOTESCRUB_KERNELS=numba`` uses them from the first document.
 
 >>> import numpy as np
@@ -67,7 +68,10 @@ def kernels(n_tokens: int) -> SimpleNamespace | None:
         st["kernels"] = _compile()
     except Exception as exc:  # ImportError, numba errors: the numpy code stays in use
         st["failed"] = True
-        log.info("compiled CRF kernels unavailable (%s); using numpy", type(exc).__name__)
+        if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in ("numba", "llvmlite"):
+            log.info("CRF decoding uses numpy (same spans); pip install 'notescrub[fast]' compiles it with numba")
+        else:
+            log.info("compiled CRF kernels unavailable (%s); using numpy", type(exc).__name__)
         return None
     return st["kernels"]
 

@@ -136,7 +136,9 @@ class SVMTagger(Detector):
     # -- training ---------------------------------------------------------------------
     def fit(self, docs: Sequence[Document], layer: str = GOLD) -> SVMTagger:
         """Train on the ``layer`` spans of ``docs`` (one example per token)."""
-        from sklearn.svm import LinearSVC
+        from notescrub.extras import require
+
+        LinearSVC = require("svm", "training an SVM tagger (recipe stat-deid)", "sklearn.svm").LinearSVC
 
         if self.C <= 0 or int(self.min_freq) < 1:
             raise ConfigError("C must be > 0 and min_freq >= 1")

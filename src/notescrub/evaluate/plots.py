@@ -17,8 +17,14 @@ from collections.abc import Mapping, Sequence
 from statistics import mean, pstdev
 from typing import Any
 
-from matplotlib.colors import PowerNorm
-from matplotlib.figure import Figure
+try:
+    from matplotlib.colors import PowerNorm
+    from matplotlib.figure import Figure
+except ImportError:  # a base install: say which extra brings the plots
+    from notescrub.extras import require
+
+    require("reports", "plotting a report")
+    raise
 
 __all__ = ["confusion_heatmap", "learning_curve", "pr_curve", "prf_bars"]
 

@@ -4,7 +4,8 @@ All writers are atomic (temporary file, then rename) and only use the result
 dict, which never holds note text. The CSV has one row per figure
 (:func:`notescrub.evaluate.tables.rows`, columns ``CSV_COLUMNS``).
 :func:`write_html_report` lives in :mod:`notescrub.evaluate.html_report` and is
-re-exported here.
+re-exported here, imported on first use: its plots need matplotlib (extra ``reports``),
+the other writers do not.
 
 >>> from notescrub.types import Document, Span
 >>> from notescrub.evaluate import evaluate
@@ -26,7 +27,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from notescrub.evaluate.html_report import write_html_report
 from notescrub.evaluate.tables import (
     CSV_COLUMNS,
     comparison_lines,
@@ -46,6 +46,15 @@ __all__ = [
     "write_html_report",
     "write_json",
 ]
+
+def write_html_report(
+    result: Mapping[str, Any], out_dir: str | Path, extra_plots: Mapping[str, Any] | None = None
+) -> Path:
+    """:func:`notescrub.evaluate.html_report.write_html_report` (``MissingExtraError`` without matplotlib)."""
+    from notescrub.evaluate.html_report import write_html_report as write
+
+    return write(result, out_dir, extra_plots)
+
 
 def write_json(result: Mapping[str, Any], path: str | Path) -> Path:
     """Write ``result`` as indented UTF-8 JSON, atomically."""

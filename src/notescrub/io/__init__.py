@@ -161,6 +161,7 @@ def write_corpus(
     f = get_format(format or output_format(out))
     if not f.writable:
         raise UnknownFormatError(f"format {f.name} can be read but not written; writable: {', '.join(WRITE_FORMATS)}")
+    f.require("writing")  # before anything is read or created
     if f.per_document:
         return _write_dir(f, docs, out, layer, overwrite)
     if out.is_dir():

@@ -42,17 +42,29 @@ class Format:
     per_document: bool  # one file per document (output is a directory)
     writable: bool = True
     description: str = ""
+    extra: str | None = None  # the pip extra the format needs (notescrub.extras), if any
+    title: str = ""  # the name in messages ("reading Parquet needs pyarrow")
 
     def _mod(self) -> Any:
         return importlib.import_module(self.module)
 
+    def require(self, action: str) -> None:
+        """Raise :class:`~notescrub.errors.MissingExtraError` when ``action`` ("reading",
+        "writing") needs an extra that is not installed; do nothing otherwise."""
+        if self.extra is not None:
+            from notescrub.extras import require
+
+            require(self.extra, f"{action} {self.title or self.name}")
+
     def read(self, path: Path, *, encoding: str = "utf-8", **options: Any) -> Iterator[Document]:
+        self.require("reading")
         return self._mod().read(path, encoding=encoding, **options)
 
     def write_document(self, doc: Document, folder: Path, *, layer: str) -> None:
         self._mod().write_document(doc, folder, layer=layer)
 
     def write_stream(self, docs: Iterable[Document], file: Path, *, layer: str) -> int:
+        self.require("writing")
         return int(self._mod().write_stream(docs, file, layer=layer))
 
 
@@ -76,7 +88,8 @@ FORMATS: dict[str, Format] = {
         Format("csv", "notescrub.io.csv_table", ".csv", False,
                description="CSV table with id, patient, text and spans (JSON) columns"),
         Format("parquet", "notescrub.io.parquet_table", ".parquet", False,
-               description="Parquet table with id, patient, text and spans columns"),
+               description="Parquet table with id, patient, text and spans columns (extra: parquet)",
+               extra="parquet", title="Parquet"),
     )
 }
 

@@ -11,6 +11,7 @@ from notescrub.io import (
     READ_FORMATS,
     WRITE_FORMATS,
     count_documents,
+    get_format,
     read_corpus,
     write_corpus,
 )
@@ -27,6 +28,7 @@ when nothing at all could be read, it writes nothing and exits with status 2).
 
 read formats:  {", ".join(READ_FORMATS)}
 write formats: {", ".join(WRITE_FORMATS)}
+(parquet needs the 'parquet' extra: pip install 'notescrub[parquet]')
 
 examples:
   notescrub convert ../shared/corpora/meddocan/train/xml -o /tmp/train.jsonl --to jsonl
@@ -54,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     quiet = getattr(args, "quiet", False)
     src_fmt = args.format or detect_format(args.input)
     dst_fmt = args.to or output_format(args.output)
+    get_format(dst_fmt).require("writing")  # a missing extra stops before anything is read
     skipped: list[NotescrubError] = []
     docs = read_corpus(args.input, src_fmt, encoding=args.encoding, skip_bad=args.skip_bad, on_skip=skipped.append)
     first = next(docs, None)  # nothing readable (every record bad with --skip-bad): write nothing, fail

@@ -236,7 +236,7 @@ def _run(args: argparse.Namespace) -> int:
     from notescrub.cli import batch as cli_batch
     from notescrub.cli.options import table_options
     from notescrub.docref import set_ref_key
-    from notescrub.io import detect_format, read_corpus
+    from notescrub.io import detect_format, get_format, read_corpus
     from notescrub.replace.keys import SurrogateKey
 
     fmt = args.format or detect_format(args.input)
@@ -244,6 +244,9 @@ def _run(args: argparse.Namespace) -> int:
     if to_stdout and not (fmt == "txt" and Path(args.input).is_file()):
         raise ConfigError(_needs_output(Path(args.input), fmt, explicit=bool(args.format)))
     columns = table_options(args, fmt)
+    get_format(fmt).require("reading")  # a missing extra (Parquet) stops the run before the model loads
+    if not to_stdout:
+        get_format(args.out_format or fmt).require("writing")
     key, generated = _key(args)
     if args.keep_original_offsets and not args.keep_annotations:
         raise ConfigError("--keep-original-offsets only applies with --keep-annotations")

@@ -56,7 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="labels compared: canonical subtypes, native labels or categories (default: per scheme)")
     p.add_argument("--gold-layer", default="gold", help="layer holding gold spans (default: gold)")
     p.add_argument("--pred-layer", default="gold", help="layer holding predicted spans (default: gold)")
-    p.add_argument("--report", type=Path, metavar="DIR", help="write an HTML report to DIR/index.html")
+    p.add_argument("--report", type=Path, metavar="DIR",
+                   help="write an HTML report to DIR/index.html (its plots need the 'reports' extra, matplotlib)")
     p.add_argument("--extra-plots", type=Path, metavar="JSON",
                    help="JSON with 'operating_points' and/or 'learning_curve' points for the HTML report")
     p.add_argument("--json", type=Path, metavar="PATH", help="write every figure as JSON")
@@ -118,6 +119,10 @@ def run(args: argparse.Namespace) -> int:
         write_json,
     )
 
+    if args.report:  # before any scoring: a base install has no matplotlib
+        from notescrub.extras import require
+
+        require("reports", "writing the HTML report (--report)")
     extra = _extra_plots(args.extra_plots)
     gold = _read(args.gold, args.fmt)
     pred = _read(args.pred, args.pred_format or args.fmt, reference=gold)

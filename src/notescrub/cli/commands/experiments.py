@@ -32,6 +32,8 @@ differ from the paper's and whether its conclusions agree.
 --quick is the smoke run (2 folds, small subsets, few iterations: minutes).
 The default settings train on all notes with capped CRF iterations; on two cores
 a full run takes hours. Every setting is recorded in the report.
+Needs the 'reports' and 'svm' extras: pip install 'notescrub[reports,svm]'
+(English Stat De-id also uses 'syntax'; 'all' installs every extra).
 
 examples:
   notescrub experiments --corpus meddocan --quick -o /tmp/exp-quick
@@ -78,6 +80,10 @@ def settings_from_args(args: argparse.Namespace):  # -> Settings
 
 
 def run(args: argparse.Namespace) -> int:
+    from notescrub.extras import require
+
+    require("reports", "the experiments report (plots)")  # before hours of training, not after
+    require("svm", "the experiments (Stat De-id's SVM)")
     from notescrub.experiments import load_dataset, run_experiments
 
     log = logging.getLogger("notescrub.experiments")

@@ -31,7 +31,8 @@ Recipes:
             (He et al. 2015); --pos adds spaCy POS tags
   aramaki   sentence features + a second, label-consistency CRF (Aramaki et al. 2006)
   stat-deid per-token linear SVM over local context incl. syntactic bigrams (Uzuner et al.
-            2008; needs the [syntax] extra for English); crfd: a CRF on the same features
+            2008; needs the [svm] extra, and [syntax] for English); crfd: a CRF on the
+            same features
   h-d       Stat De-id's heuristic + dictionary baseline (no learning)
   lingpipe  character n-gram language-model HMM chunker with n-best rescoring
             (the LingPipe system of Wellner et al. 2007)
@@ -99,12 +100,20 @@ def dev_scores(model: Any, dev_docs: list, labels: list[str]) -> dict[str, Any]:
             "documents": len(dev_docs)}
 
 
+#: Recipes whose training needs an extra (notescrub.extras).
+_EXTRAS = {"stat-deid": "svm"}
+
+
 def run(args: argparse.Namespace) -> int:
     from notescrub.io import read_corpus
     from notescrub.recipes import get_recipe
 
     log = logging.getLogger("notescrub.train")
     build = get_recipe(args.recipe)
+    if args.recipe in _EXTRAS:  # fail before reading the corpus, not after
+        from notescrub.extras import require
+
+        require(_EXTRAS[args.recipe], f"training recipe {args.recipe}")
     out = Path(args.output)
     if out.is_dir() and any(out.iterdir()) and not args.force:  # fail before minutes of training
         raise ConfigError("output directory exists and is not empty (use --force to replace it)", path=out)
