@@ -69,10 +69,6 @@ class TokenAuth:
         await self.app(scope, receive, send)
 
 
-class _TooLarge(Exception):
-    pass
-
-
 class BodyLimit:
     """413 for bodies over ``max_bytes``: by ``Content-Length`` at once, or while a chunked body streams in."""
 
@@ -94,24 +90,26 @@ class BodyLimit:
                 await send_json(send, 413, error)
                 return
         seen = 0
-        started = False
+        started = rejected = False
 
         async def limited_receive() -> dict[str, Any]:
-            nonlocal seen
+            # over the cap: answer 413 now and tell the app the client left (it must not see more body)
+            nonlocal seen, rejected
             message = await receive()
-            if message["type"] == "http.request":
+            if message["type"] == "http.request" and not rejected:
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
-                    raise _TooLarge
+                    rejected = True
+                    if not started:
+                        await send_json(send, 413, error)
+                    return {"type": "http.disconnect"}
             return message
 
-        async def tracking_send(message: dict[str, Any]) -> None:
+        async def guarded_send(message: dict[str, Any]) -> None:
             nonlocal started
+            if rejected:  # the 413 already went out: drop whatever the app answers
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await send_json(send, 413, error)
+        await self.app(scope, limited_receive, guarded_send)

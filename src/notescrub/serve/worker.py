@@ -24,6 +24,8 @@ __all__ = ["init_worker", "ping", "deid_task", "annotate_task", "analyze_task", 
 
 log = logging.getLogger(__name__)
 
+_WARM_UP_NOTE = ("Seen by Dr. Ann Lee at Mercy Hospital, 12 Oak St, Boston MA 02115 on 3/18/2024; "
+                 "age 54, MRN 443322, call 617-555-0100 or ann.lee@example.org.")
 #: set by init_worker: model name, default preset, the surrogate key
 _STATE: dict[str, Any] = {}
 
@@ -37,6 +39,9 @@ def init_worker(model: str, preset: str | None, key: Any) -> None:
     _STATE.update(model=model, preset=preset, key=key)
     set_ref_key((key or SurrogateKey.generate()).digest("DOC-REF", None, ""))
     get_pipeline(model, preset)
+    # warm up: the first note loads word lists and compiles kernels; do it before /ready, not in a request
+    deid_task([{"text": _WARM_UP_NOTE, "patient_id": "warm-up"}], {"mode": "surrogate" if key else "tag"})
+    anonymize_task({"text": _WARM_UP_NOTE, "analyzer_results": []})
 
 
 def ping() -> int:
