@@ -25,13 +25,36 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from notescrub import __version__
 from notescrub.serve import worker
 from notescrub.serve.config import ServeConfig
-from notescrub.serve.guards import BodyLimit, TokenAuth
+from notescrub.serve.guards import BodyLimit, TokenAuth, send_json
 from notescrub.serve.pool import Overloaded, PoolBroken, TimedOut, WorkerPool
 from notescrub.serve.schemas import AnalyzeRequest, AnnotateRequest, DeidRequest
 
-__all__ = ["create_app", "model_info"]
+__all__ = ["create_app", "model_info", "EarlyReject", "WORK_PATHS"]
 
 log = logging.getLogger("notescrub.serve")
+
+#: the endpoints that take a worker
+WORK_PATHS = frozenset({"/v1/deid", "/v1/annotate", "/analyze", "/anonymize"})
+BUSY = "server busy: every worker is busy and the queue is full"
+
+
+class EarlyReject:
+    """503 for work requests while the pool is full, before their body is read or parsed.
+
+    Under overload the refusal then costs the event loop almost nothing, so it stays "at once".
+    """
+
+    def __init__(self, app: Any, state: dict[str, Any]) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        pool = self.state.get("pool")
+        if scope["type"] == "http" and scope.get("path") in WORK_PATHS and pool is not None and pool.full():
+            pool.reject()
+            await send_json(send, 503, {"error": BUSY}, [(b"retry-after", b"1")])
+            return
+        await self.app(scope, receive, send)
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -101,7 +124,7 @@ def create_app(config: ServeConfig) -> FastAPI:
         try:
             out = await pool.run(fn, *args)
         except Overloaded:
-            return _error(503, "server busy: every worker is busy and the queue is full", {"Retry-After": "1"})
+            return _error(503, BUSY, {"Retry-After": "1"})
         except TimedOut:
             return _error(504, f"request exceeded the time limit of {config.timeout:g} s")
         except PoolBroken:
@@ -210,7 +233,8 @@ def create_app(config: ServeConfig) -> FastAPI:
     async def anonymizers() -> list[str]:
         return ["encrypt", "hash", "keep", "mask", "redact", "replace"]
 
-    # the last added is the outermost: the token is checked first, then the body size
+    # the last added is the outermost: the token is checked first, then the body size, then the load
+    app.add_middleware(EarlyReject, state=state)
     app.add_middleware(BodyLimit, max_bytes=config.max_body)
     app.add_middleware(TokenAuth, token=config.token)
     return app

@@ -71,13 +71,21 @@ class WorkerPool:
         await asyncio.gather(*(loop.run_in_executor(self._executor, check, *args) for _ in range(self.workers)))
         self.ready = True
 
+    def full(self) -> bool:
+        """True when a new request would be refused."""
+        return self.in_flight >= self.capacity
+
+    def reject(self) -> None:
+        """Count a request refused before it reached :meth:`run` (the service's early 503)."""
+        self.counts["rejected"] += 1
+
     def _release(self, _fut: Future) -> None:
         self.in_flight -= 1
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run ``fn(*args)`` in a worker; :class:`Overloaded`, :class:`TimedOut` or :class:`PoolBroken`."""
-        if self.in_flight >= self.capacity:
-            self.counts["rejected"] += 1
+        if self.full():
+            self.reject()
             raise Overloaded
         loop = asyncio.get_running_loop()
         try:
