@@ -65,7 +65,7 @@ class Service:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**_env(), "NOTESCRUB_TOKEN": TOKEN}
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the service
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "notescrub", "serve", "--port", str(self.port), "--model", model,
              "--workers", str(workers), "--queue", str(queue), "--timeout", str(timeout)],

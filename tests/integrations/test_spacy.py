@@ -28,7 +28,7 @@ def test_factory_is_found_through_the_spacy_factories_entry_point(tmp_path):
             "nlp = spacy.blank('en'); nlp.add_pipe('notescrub', config={'model': 'rules-en'});"
             "doc = nlp('Seen by Dr. Ruiz.'); print([(s.text, s.label_) for s in doc.spans['phi']])")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "[('Ruiz', 'DOCTOR')]"
 

@@ -34,7 +34,7 @@ class Server:
         if token:
             full_env["NOTESCRUB_TOKEN"] = token
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"notescrub-serve-{self.port}.log"
-        self._log = open(self.log_path, "w+b")
+        self._log = open(self.log_path, "w+b")  # noqa: SIM115 - closed by stop()
         self.proc = subprocess.Popen([sys.executable, "-m", "notescrub", "serve", "--port", str(self.port), *args],
                                      env=full_env, stdout=self._log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + ready_timeout

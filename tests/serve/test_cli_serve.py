@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -38,7 +39,7 @@ def test_en_default_service_end_to_end():
 
     srv = Server(["--workers", "1"])
     try:
-        note = open("examples/sample_note.txt", encoding="utf-8").read()
+        note = (Path(__file__).resolve().parents[2] / "examples" / "sample_note.txt").read_text(encoding="utf-8")
         status, body, _ = srv.call("POST", "/v1/annotate", {"text": note, "patient_id": "P1"})
         assert status == 200 and {"DOCTOR", "DATE", "PHONE"} <= {s["phi"] for s in body["spans"]}
         status, body, _ = srv.call("POST", "/v1/deid", {"text": note, "mode": "tag", "preset": "max-recall"})

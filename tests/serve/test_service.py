@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -12,15 +13,13 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("presidio_anonymizer")
 
-from tests.serve.helpers import Server  # noqa: E402
-
-import notescrub  # noqa: E402
+import notescrub
+from tests.serve.helpers import Server
 
 TOKEN = "test-token-0123456789abcdef"
 MARK = "Zebulon Quartermaine"  # a name that must never reach a response error or the log
 NOTE = f"Seen by Dr. {MARK} on 3/18/2024. Call 555-123-4567."
-SAMPLE = open("examples/sample_note.txt", encoding="utf-8").read() if __import__("os").path.exists(
-    "examples/sample_note.txt") else NOTE * 20
+SAMPLE = (Path(__file__).resolve().parents[2] / "examples" / "sample_note.txt").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from notescrub.taxonomy import canonical
 
-__all__ = ["PRESIDIO_ENTITY", "presidio_entity", "presidio_entities", "subtypes_of", "entity_filter"]
+__all__ = ["PRESIDIO_ENTITY", "entity_filter", "presidio_entities", "presidio_entity", "subtypes_of"]
 
 #: i2b2-2014 subtype -> Presidio entity name (every subtype has one)
 PRESIDIO_ENTITY: dict[str, str] = {

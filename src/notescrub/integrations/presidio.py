@@ -22,7 +22,11 @@ from typing import Any
 
 from presidio_analyzer import AnalysisExplanation, EntityRecognizer, RecognizerResult
 
-from notescrub.integrations.entities import entity_filter, presidio_entities, presidio_entity
+from notescrub.integrations.entities import (
+    entity_filter,
+    presidio_entities,
+    presidio_entity,
+)
 from notescrub.types import Document
 
 __all__ = ["NotescrubRecognizer", "small_spacy_engine"]

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -29,7 +30,7 @@ from notescrub.serve.guards import BodyLimit, TokenAuth, send_json
 from notescrub.serve.pool import Overloaded, PoolBroken, TimedOut, WorkerPool
 from notescrub.serve.schemas import AnalyzeRequest, AnnotateRequest, DeidRequest
 
-__all__ = ["create_app", "model_info", "EarlyReject", "WORK_PATHS"]
+__all__ = ["WORK_PATHS", "EarlyReject", "create_app", "model_info"]
 
 log = logging.getLogger("notescrub.serve")
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from notescrub.errors import ConfigError
 
-__all__ = ["ServeConfig", "is_loopback", "load_token", "token_matches", "MIN_TOKEN_CHARS", "TOKEN_ENV"]
+__all__ = ["MIN_TOKEN_CHARS", "TOKEN_ENV", "ServeConfig", "is_loopback", "load_token", "token_matches"]
 
 log = logging.getLogger(__name__)
 

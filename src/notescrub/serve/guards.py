@@ -21,11 +21,12 @@ token is compared in constant time (:func:`notescrub.serve.config.token_matches`
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from notescrub.serve.config import token_matches
 
-__all__ = ["BodyLimit", "TokenAuth", "PUBLIC_PATHS", "send_json"]
+__all__ = ["PUBLIC_PATHS", "BodyLimit", "TokenAuth", "send_json"]
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]

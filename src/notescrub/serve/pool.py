@@ -24,11 +24,12 @@ import asyncio
 import logging
 import multiprocessing
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable
+from typing import Any
 
-__all__ = ["Overloaded", "TimedOut", "PoolBroken", "WorkerPool"]
+__all__ = ["Overloaded", "PoolBroken", "TimedOut", "WorkerPool"]
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class WorkerPool:
         fut.add_done_callback(lambda f: loop.call_soon_threadsafe(self._release, f))
         try:
             result = await asyncio.wait_for(asyncio.wrap_future(fut), self.timeout)
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             self.counts["timed_out"] += 1
             raise TimedOut from None
         except BrokenProcessPool:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["Note", "AnnotateRequest", "DeidRequest", "AnalyzeRequest"]
+__all__ = ["AnalyzeRequest", "AnnotateRequest", "DeidRequest", "Note"]
 
 Mode = Literal["surrogate", "tag", "mask", "redact", "hash"]
 
@@ -39,7 +39,7 @@ class AnnotateRequest(BaseModel):
     types: list[str] | None = Field(None, description="only these PHI types (canonical or native labels, or 'hipaa')")
 
     @model_validator(mode="after")
-    def _one_or_batch(self) -> "AnnotateRequest":
+    def _one_or_batch(self) -> AnnotateRequest:
         if (self.text is None) == (self.notes is None):
             raise ValueError("give either text (one note) or notes (a batch)")
         if self.notes is not None and not self.notes:

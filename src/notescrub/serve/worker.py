@@ -20,7 +20,7 @@ from typing import Any
 
 from notescrub.errors import NotescrubError
 
-__all__ = ["init_worker", "ping", "deid_task", "annotate_task", "analyze_task", "anonymize_task"]
+__all__ = ["analyze_task", "annotate_task", "anonymize_task", "deid_task", "init_worker", "ping"]
 
 log = logging.getLogger(__name__)
 
