@@ -30,4 +30,7 @@ def serve(config: ServeConfig) -> None:
     log.info("listening on http://%s:%d (token %s)", config.host, config.port,
              "required" if config.token else "not required: loopback only")
     uvicorn.run(app, host=config.host, port=config.port, log_level="info", access_log=True,
-                server_header=False, proxy_headers=False, timeout_graceful_shutdown=10)
+                server_header=False, proxy_headers=False, timeout_graceful_shutdown=10,
+                # idle keep-alive connections stay open longer than uvicorn's 5 s, so a busy client
+                # rarely reuses a connection the server is closing at that moment (a ReadError)
+                timeout_keep_alive=75)
