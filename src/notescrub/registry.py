@@ -68,8 +68,16 @@ def read_model_meta(directory: Path) -> dict[str, Any]:
     return meta
 
 
-def load_model(name_or_path: str | Path | None = None):  # -> Pipeline
-    """Load a packaged model by name, or a model directory, as a ready Pipeline."""
+def load_model(name_or_path: str | Path | None = None, preset: str | None = None):  # -> Pipeline
+    """Load a packaged model by name, or a model directory, as a ready Pipeline.
+
+    ``preset`` picks an operating point of a hybrid model (``en-default``: ``balanced``,
+    ``high-recall``, ``max-recall``...); ``None`` is the model's default.
+    """
+    if preset is not None:
+        from notescrub.recipes.loader import load_with_preset
+
+        return load_with_preset(name_or_path or DEFAULT_MODEL, preset)
     directory = model_dir(name_or_path or DEFAULT_MODEL)
     meta = read_model_meta(directory)
     target = KIND_LOADERS.get(meta["kind"])
