@@ -8,12 +8,14 @@ from pathlib import Path
 
 from notescrub.experiments.common import Section
 from notescrub.experiments.report import render_html, write_report
+from notescrub.experiments.verdicts import z_verdict
 
 
 def _sec() -> Section:
     s = Section("carafe", "Carafe <study>")
     s.table("bias", "Bias", ["bias", "F"], [[-1.0, 0.91234567], [0.0, None]])
-    s.compare("claim", "paper", "ours", False)
+    s.compare("claim", "paper", "ours", z_verdict(0.80, 0.90, 1000, claim_first_higher=True, what="strict F",
+                                                   unit="gold spans"))
     s.compare("claim2", "paper", "ours", None)
     s.plots.append(("plot", b"\x89PNG\r\n\x1a\nfake"))
     s.differences.append("different corpus")
@@ -25,7 +27,8 @@ def test_files_and_content(tmp_path: Path) -> None:
     rows = list(csv.reader(open(out / "carafe-bias.csv", encoding="utf-8")))
     assert rows == [["bias", "F"], ["-1.0", "0.9123"], ["0.0", ""]]
     res = json.loads((out / "results.json").read_text(encoding="utf-8"))
-    assert res["sections"][0]["comparisons"][0]["agrees"] is False
+    first = res["sections"][0]["comparisons"][0]
+    assert first["verdict"] == "differs" and first["test"].startswith("z-test (Uzuner eq. 6-7) on strict F")
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "Carafe &lt;study&gt;" in html and "data:image/png;base64," in html
     assert "<script" not in html and "http" not in html and 'class="differ"' in html
@@ -51,7 +54,8 @@ def test_markdown_report_has_tables_comparisons_and_settings(tmp_path: Path) -> 
     assert md.startswith("Command: `notescrub experiments --quick`")
     assert "Settings: CRF iterations 5, folds 2." in md
     assert "#### Carafe <study>" in md and "| -1.0000 | 0.9123 |" in md and "| 0.0000 |  |" in md
-    assert "| claim | paper | ours | differs |" in md and "| claim2 | paper | ours | - |" in md
+    assert "| claim | paper | ours | z-test (Uzuner eq. 6-7) on strict F, n = 1000 gold spans: z = -6.26, p = 0.000 | differs |" in md
+    assert "| claim2 | paper | ours | no test (not tested) | - |" in md
 
 
 def test_markdown_matches_the_json(tmp_path: Path) -> None:

@@ -233,9 +233,17 @@ class Section:
         self.tables.append({"name": name, "title": title, "columns": list(columns),
                             "rows": [[fmt(v) for v in r] for r in rows]})
 
-    def compare(self, claim: str, paper: str, ours: str, agrees: bool | None) -> None:
-        """One paper-vs-ours line; ``agrees`` None when ours cannot decide."""
-        self.comparisons.append({"claim": claim, "paper": paper, "ours": ours, "agrees": agrees})
+    def compare(self, claim: str, paper: str, ours: str, verdict: dict[str, Any] | bool | None) -> None:
+        """One paper-vs-ours line.
+
+        ``verdict`` is a :mod:`notescrub.experiments.verdicts` result (verdict word and the
+        test named); a bare bool or None is recorded as an untested, descriptive verdict.
+        """
+        from notescrub.experiments.verdicts import descriptive
+
+        v = verdict if isinstance(verdict, dict) else descriptive(verdict, "not tested")
+        self.comparisons.append({"claim": claim, "paper": paper, "ours": ours, "verdict": v["verdict"],
+                                 "test": v["test"]})
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "title": self.title, "intro": self.intro, "tables": self.tables,

@@ -15,9 +15,10 @@ from typing import Any
 
 from notescrub.experiments.common import Context, Section, predict, score
 from notescrub.experiments.papers import DEHGHAN
+from notescrub.experiments.verdicts import z_verdict
 from notescrub.experiments.systems import system_run
 
-__all__ = ["run_section", "TWO_PASS_TYPES", "PRESETS"]
+__all__ = ["run_section", "TWO_PASS_TYPES", "PRESETS", "compare_section"]
 
 TWO_PASS_TYPES = ("PATIENT", "DOCTOR", "ZIP", "MEDICALRECORD", "IDNUM", "CITY", "HOSPITAL")
 PRESETS = ("precision", "recall", "f1")
@@ -89,7 +90,7 @@ def run_section(ctx: Context, dataset: Any) -> Section:
                                                       "binary_phi": sc["binary_phi"]}
                 for (p, s2), sc in results.items()}
     sec.data["by_type_f1_preset"] = {"with_second_pass": with2, "without_second_pass": without2}
-    _compare(sec, results, with2, without2, dataset)
+    compare_section(sec)
     sec.differences += [
         "Dehghan et al. had English JAPE rules for every type and i2b2 2014's longitudinal notes (up to five per "
         "patient); on a corpus without patient ids every note is its own patient, so the second pass only "
@@ -101,24 +102,45 @@ def run_section(ctx: Context, dataset: Any) -> Section:
     return sec
 
 
-def _compare(sec: Section, results: dict[tuple[str, bool], dict[str, Any]], with2: dict[str, Any],
-             without2: dict[str, Any], dataset: Any) -> None:
-    p = {k: results[(k, True)]["strict"] for k in PRESETS}
+def _n(node: dict[str, Any], denom: str) -> int:
+    return int((node.get("tp") or 0) + (node.get(denom) or 0))
+
+
+def compare_section(sec: Section) -> None:
+    """The paper comparisons of the Manchester study, from ``sec.data`` alone (JSON-ready)."""
+    if not all(f"{k}/2pass" in sec.data for k in PRESETS):
+        return
+    p = {k: sec.data[f"{k}/2pass"]["strict"] for k in PRESETS}
+
+    def top(measure: str, preset: str, denom: str, unit: str) -> dict[str, Any]:
+        rival = max((k for k in PRESETS if k != preset), key=lambda k: p[k][measure])
+        return z_verdict(p[preset][measure], p[rival][measure], _n(p[preset], denom), n_b=_n(p[rival], denom),
+                         claim_first_higher=True, what=f"strict {measure} ({preset} vs {rival} preset)", unit=unit)
+
     sec.compare("The precision preset has the highest precision", DEHGHAN["submissions"],
                 f"P: precision {p['precision']['precision']:.4f}, f1 {p['f1']['precision']:.4f}, recall "
-                f"{p['recall']['precision']:.4f}", p["precision"]["precision"] >= max(p["f1"]["precision"],
-                                                                                  p["recall"]["precision"]))
+                f"{p['recall']['precision']:.4f}", top("precision", "precision", "fp", "predicted spans"))
     sec.compare("The recall preset has the highest recall", "submission 2 targeted recall",
                 f"R: recall {p['recall']['recall']:.4f}, f1 {p['f1']['recall']:.4f}, precision "
-                f"{p['precision']['recall']:.4f}", p["recall"]["recall"] >= max(p["f1"]["recall"],
-                                                                             p["precision"]["recall"]))
+                f"{p['precision']['recall']:.4f}", top("recall", "recall", "fn", "gold spans"))
     best = max(PRESETS, key=lambda k: p[k]["f1"])
     sec.compare("The F1 preset has the best F1", f"submission 3: strict F {DEHGHAN['submission3_strict_f']} %",
-                f"best: {best} ({p[best]['f1']:.4f})", best == "f1")
-    gains = [(t, with2[t]["f1"] - without2[t]["f1"]) for t in TWO_PASS_TYPES if t in with2 and t in without2]
+                f"best: {best} ({p[best]['f1']:.4f})", top("f1", "f1", "fn", "gold spans"))
+    by_type = sec.data.get("by_type_f1_preset") or {}
+    with2, without2 = by_type.get("with_second_pass", {}), by_type.get("without_second_pass", {})
+    gains = [(t, with2[t], without2[t]) for t in TWO_PASS_TYPES if t in with2 and t in without2]
     if gains:
-        pos = sum(1 for _, g in gains if g > 0)
+        tests = [z_verdict(a["f1"], b["f1"], a.get("gold") or 0, claim_first_higher=True,
+                           what=f"{t} strict F (with vs without)", unit="gold spans") for t, a, b in gains]
+        up = sum(1 for v in tests if v["verdict"] == "agrees")
+        down = sum(1 for v in tests if v["verdict"] == "differs")
+        verdict = "agrees" if up > down else "differs" if down > up else "not significant"
+        if up == down and up:
+            verdict = "-"
+        pos = sum(1 for _, a, b in gains if a["f1"] - b["f1"] > 0)
         sec.compare("The second pass helps the two-pass types", DEHGHAN["two_pass"],
                     f"F gain > 0 on {pos} of {len(gains)} types present ("
-                    + ", ".join(f"{t} {g:+.3f}" for t, g in gains) + ")",
-                    pos > len(gains) / 2 if pos or any(g < 0 for _, g in gains) else None)
+                    + ", ".join(f"{t} {a['f1'] - b['f1']:+.3f}" for t, a, b in gains) + "); significant gains "
+                    f"{up}, significant losses {down}",
+                    {"verdict": verdict, "test": "per type: " + "; ".join(v["test"] for v in tests)
+                     + " (agrees when significant gains outnumber significant losses)"})

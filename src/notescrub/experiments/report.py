@@ -9,7 +9,7 @@ written atomically (:mod:`notescrub.io.atomic`); nothing contains note text.
 >>> from notescrub.experiments.common import Section
 >>> sec = Section("systems", "Systems table")
 >>> sec.table("t", "A table", ["system", "F"], [["Carafe", 0.9]])
->>> sec.compare("Carafe beats LingPipe", "0.97 vs 0.93", "0.90 vs 0.80", True)
+>>> sec.compare("Carafe beats LingPipe", "0.97 vs 0.93", "0.90 vs 0.80", {"verdict": "agrees", "test": "t"})
 >>> out = write_report(pathlib.Path(tempfile.mkdtemp()), {"corpus": "toy"}, [sec])
 >>> sorted(p.name for p in out.iterdir())
 ['index.html', 'report.md', 'results.json', 'systems-t.csv']
@@ -28,6 +28,7 @@ from typing import Any, Sequence
 
 from notescrub.evaluate.report import write_json
 from notescrub.experiments.common import Section
+from notescrub.experiments.verdicts import AGREES, DIFFERS, verdict_of
 from notescrub.io.atomic import atomic_file
 
 __all__ = ["render_html", "render_markdown", "write_report"]
@@ -65,11 +66,12 @@ def _comparisons(sec: Section) -> str:
         return ""
     rows = []
     for c in sec.comparisons:
-        cls, word = {True: ("agree", "agrees"), False: ("differ", "differs"), None: ("undecided", "-")}[c["agrees"]]
+        word = verdict_of(c)
+        cls = {AGREES: "agree", DIFFERS: "differ"}.get(word, "undecided")
         rows.append(f'<tr class="{cls}"><td>{escape(c["claim"])}</td><td>{escape(c["paper"])}</td>'
-                    f'<td>{escape(c["ours"])}</td><td>{word}</td></tr>')
+                    f'<td>{escape(c["ours"])}</td><td>{escape(c.get("test", ""))}</td><td>{escape(word)}</td></tr>')
     return ("<h3>Comparison with the paper</h3><table><thead><tr><th>claim</th><th>paper</th><th>ours</th>"
-            f"<th>conclusion</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
+            f"<th>test</th><th>verdict</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
 def _section_html(sec: Section) -> str:
@@ -147,7 +149,8 @@ def render_markdown(results: dict[str, Any]) -> str:
 
     >>> print(render_markdown({"command": "notescrub experiments --quick", "sections": [
     ...     {"title": "Systems table", "tables": [{"columns": ["system", "F"], "rows": [["Carafe", 0.9]]}],
-    ...      "comparisons": [{"claim": "c", "paper": "p", "ours": "o", "agrees": True}], "notes": ["n"]}]}))
+    ...      "comparisons": [{"claim": "c", "paper": "p", "ours": "o", "test": "z", "verdict": "agrees"}],
+    ...      "notes": ["n"]}]}))
     Command: `notescrub experiments --quick`
     <BLANKLINE>
     #### Systems table
@@ -156,9 +159,9 @@ def render_markdown(results: dict[str, Any]) -> str:
     |---|---|
     | Carafe | 0.9000 |
     <BLANKLINE>
-    | claim | paper | ours | conclusion |
-    |---|---|---|---|
-    | c | p | o | agrees |
+    | claim | paper | ours | test | verdict |
+    |---|---|---|---|---|
+    | c | p | o | z | agrees |
     <BLANKLINE>
     Note: n
     <BLANKLINE>
@@ -183,9 +186,9 @@ def render_markdown(results: dict[str, Any]) -> str:
             out += _md_table(t["columns"], t["rows"]) + [""]
         comps = sec.get("comparisons") or []
         if comps:
-            words = {True: "agrees", False: "differs", None: "-"}
-            out += _md_table(["claim", "paper", "ours", "conclusion"],
-                             [[c["claim"], c["paper"], c["ours"], words[c["agrees"]]] for c in comps]) + [""]
+            out += _md_table(["claim", "paper", "ours", "test", "verdict"],
+                             [[c["claim"], c["paper"], c["ours"], c.get("test", ""), verdict_of(c)]
+                              for c in comps]) + [""]
         for n in sec.get("notes") or []:
             out.append(f"Note: {n}")
         if sec.get("notes"):

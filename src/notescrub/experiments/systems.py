@@ -19,8 +19,9 @@ from typing import Any
 from notescrub.experiments.common import Context, Section, build_system, z_vs
 from notescrub.experiments.config import SYSTEM_TITLES
 from notescrub.experiments.papers import UZUNER, WELLNER
+from notescrub.experiments.verdicts import z_verdict
 
-__all__ = ["run_section", "product_model_for", "system_run", "pipeline_of"]
+__all__ = ["run_section", "product_model_for", "system_run", "pipeline_of", "compare_section"]
 
 
 def product_model_for(lang: str) -> str:
@@ -98,7 +99,7 @@ def run_section(ctx: Context, dataset: Any) -> Section:
     sec.table("per_type", "Strict F per type (labels as annotated)", ["type", *titles],
               [[t, *(per_type[t].get(x) for x in titles)] for t in sorted(per_type)])
     _plot(sec, rows_by_name)
-    _compare(sec, rows_by_name)
+    compare_section(sec)
     sec.differences += [
         "Corpus: the papers used i2b2 2006 / 2014 and Partners/BIDMC discharge summaries; here the open corpus "
         f"{dataset.name!r} ({dataset.lang}) with its own label set, and fewer training notes.",
@@ -121,7 +122,14 @@ def _plot(sec: Section, rows: dict[str, dict[str, Any]]) -> None:
     sec.plots.append(("Strict P/R/F per system", plots.prf_bars(data, title="Strict micro P/R/F per system")))
 
 
-def _compare(sec: Section, rows: dict[str, dict[str, Any]]) -> None:
+def _n_gold(sc: dict[str, Any], node: str) -> int:
+    return int((sc[node].get("tp") or 0) + (sc[node].get("fn") or 0))
+
+
+def compare_section(sec: Section) -> None:
+    """The paper comparisons of the systems table, from ``sec.data`` alone (JSON-ready)."""
+    rows = {t: d["scores"] for t, d in sec.data.items() if isinstance(d, dict) and "scores" in d}
+
     def f(t: str, node: str = "binary_phi") -> float | None:
         return rows[t][node]["f1"] if t in rows else None
 
@@ -130,20 +138,22 @@ def _compare(sec: Section, rows: dict[str, dict[str, Any]]) -> None:
         a, b = f("Stat De-id"), f(other)
         if a is None or b is None:
             continue
-        sig = sec.data.get(other, {}).get("z_vs_stat_deid") or {}
-        sig_txt = " (significant)" if sig.get("phi", {}).get("significant") else " (not significant)"
         sec.compare(f"Stat De-id beats {other} on PHI token F",
                     f"{up['Stat De-id']['phi_f']:.2f} vs {up[other]['phi_f']:.2f} (challenge corpus, Table 14; "
                     "significant on every corpus)",
-                    f"{100 * a:.2f} vs {100 * b:.2f}{sig_txt}", a > b)
+                    f"{100 * a:.2f} vs {100 * b:.2f}",
+                    z_verdict(a, b, _n_gold(rows["Stat De-id"], "binary_phi"), claim_first_higher=True,
+                              what="PHI token F", unit="gold PHI tokens"))
     a, b = f("Carafe", "strict"), f("LingPipe", "strict")
     if a is not None and b is not None:
         w = WELLNER["table1"]
         sec.compare("Carafe beats LingPipe at phrase level",
                     f"{w['Carafe-ALL (b=-1.0)']['phrase_f']:.4f} vs {w['LingPipe']['phrase_f']:.4f} (Table 1)",
-                    f"strict F {a:.4f} vs {b:.4f}", a > b)
+                    f"strict F {a:.4f} vs {b:.4f}",
+                    z_verdict(a, b, _n_gold(rows["Carafe"], "strict"), claim_first_higher=True, what="strict F",
+                              unit="gold spans"))
     strict = {t: r["strict"]["f1"] for t, r in rows.items() if not t.endswith("(product)")}
     if strict:
         best = max(strict, key=lambda t: strict[t])
         sec.compare("Best seed system by strict F", "each paper reports its own system best on its own data",
-                    f"{best} ({strict[best]:.4f})", None)
+                    f"{best} ({strict[best]:.4f})", {"verdict": "-", "test": "no test (descriptive)"})

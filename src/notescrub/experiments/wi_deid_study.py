@@ -16,9 +16,10 @@ from typing import Any
 
 from notescrub.experiments.common import Context, Section, build_system
 from notescrub.experiments.papers import HE
+from notescrub.experiments.verdicts import combine, z_verdict
 from notescrub.experiments.systems import system_run
 
-__all__ = ["run_section", "VARIANTS"]
+__all__ = ["run_section", "VARIANTS", "compare_section"]
 
 #: (title, featurizer overrides; None = the systems table's WI-deId run)
 VARIANTS: list[tuple[str, dict[str, Any] | None]] = [
@@ -67,7 +68,7 @@ def run_section(ctx: Context, dataset: Any) -> Section:
         sec.plots.append(("Feature sets", plots.prf_bars(
             {t: {"precision": scores[t]["strict"]["precision"], "recall": scores[t]["strict"]["recall"],
                  "f1": scores[t]["strict"]["f1"]} for t in titles}, title="WI-deId variants: strict P/R/F")))
-    _compare(sec, scores)
+    compare_section(sec)
     sec.differences += [
         "He et al. tokenised with OpenNLP plus their regexes (Table 1); we switch notescrub's own fused-token "
         "splitting off and on. Their test set was the i2b2 2014 test data (514 notes).",
@@ -79,13 +80,24 @@ def run_section(ctx: Context, dataset: Any) -> Section:
     return sec
 
 
-def _compare(sec: Section, scores: dict[str, dict[str, Any]]) -> None:
-    f = {t: sc["strict"]["f1"] for t, sc in scores.items()}
+def _gold(node: dict[str, Any]) -> int:
+    return int((node.get("tp") or 0) + (node.get("fn") or 0))
+
+
+def compare_section(sec: Section) -> None:
+    """The paper comparisons of the WI-deId study, from ``sec.data`` alone (JSON-ready)."""
+    st = {t: d["strict"] for t, d in sec.data.items() if isinstance(d, dict) and "strict" in d}
+    f = {t: v["f1"] for t, v in st.items()}
     if "WI-deId" in f and "no preprocessing" in f:
         sec.compare("Fused-token preprocessing helps", "strict F 0.8638 without vs 0.9232 with (Table 5)",
                     f"{f['no preprocessing']:.4f} without vs {f['WI-deId']:.4f} with",
-                    f["WI-deId"] > f["no preprocessing"])
+                    z_verdict(f["WI-deId"], f["no preprocessing"], _gold(st["WI-deId"]), claim_first_higher=True,
+                              what="strict F", unit="gold spans"))
     if all(t in f for t in ("Lex", "Lex+Ort", "WI-deId")):
+        n = _gold(st["WI-deId"])
         sec.compare("Each feature group adds to F (Lex < Lex+Ort < Lex+Ort+Dic)", HE["fig3"],
-                    f"{f['Lex']:.4f} < {f['Lex+Ort']:.4f} < {f['WI-deId']:.4f}?",
-                    f["Lex"] < f["Lex+Ort"] < f["WI-deId"])
+                    f"Lex {f['Lex']:.4f}, Lex+Ort {f['Lex+Ort']:.4f}, Lex+Ort+Dic {f['WI-deId']:.4f}",
+                    combine([z_verdict(f["Lex+Ort"], f["Lex"], n, claim_first_higher=True,
+                                       what="strict F (Lex+Ort vs Lex)", unit="gold spans"),
+                             z_verdict(f["WI-deId"], f["Lex+Ort"], n, claim_first_higher=True,
+                                       what="strict F (Lex+Ort+Dic vs Lex+Ort)", unit="gold spans")]))
