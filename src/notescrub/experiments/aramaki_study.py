@@ -104,7 +104,7 @@ def compare_section(sec: Section) -> None:
         f = {t: d["binary_phi"]["f1"] for t, d in scores.items()}
         best = max(f, key=lambda t: f[t])
         rival = max((t for t in f if t != "PROPOSED"), key=lambda t: f[t])
-        sec.compare("All features together are best", "PROPOSED 97.47 is the best 2-way F",
+        sec.compare("All features together are best", f"PROPOSED {paper['PROPOSED'][2]:.2f} is the best 2-way F",
                     f"best: {best}; PROPOSED {100 * f['PROPOSED']:.2f} vs {rival} {100 * f[rival]:.2f}",
                     z_verdict(f["PROPOSED"], f[rival], n, claim_first_higher=True,
                               what=f"2-way F (PROPOSED vs {rival})", unit="gold PHI tokens"))

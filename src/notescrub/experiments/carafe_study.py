@@ -213,7 +213,8 @@ def compare_section(sec: Section) -> None:
         if zero is not None and neg:
             bn = max(neg, key=lambda p: p["strict"]["f1"])
             zs = zero["strict"]
-            sec.compare("Biasing towards recall improves F", "best bias -1.75 (F 0.9756 vs 0.9716 at -1.0)",
+            sec.compare("Biasing towards recall improves F", f"best bias {WELLNER['best_bias']} (F {WELLNER['table1']['Carafe-ALL (b=-1.75)']['phrase_f']:.4f} vs "
+                        f"{WELLNER['table1']['Carafe-ALL (b=-1.0)']['phrase_f']:.4f} at -1.0)",
                         f"best bias {best['bias']} (F {best['strict']['f1']:.4f}; bias 0: {zs['f1']:.4f}; best "
                         f"negative bias {bn['bias']}: {bn['strict']['f1']:.4f})",
                         z_verdict(bn["strict"]["f1"], zs["f1"], (zs.get("tp") or 0) + (zs.get("fn") or 0),
@@ -240,8 +241,8 @@ def compare_section(sec: Section) -> None:
         ext = errs.get("extent_short", 0) + errs.get("extent_long", 0) + errs.get("extent_short_long", 0)
         classes = {"extent": ext, "spurious": errs.get("spurious", 0), "type": errs.get("type", 0)}
         rival = max(classes, key=lambda k: classes[k])
-        sec.compare("Missing tags are the largest error class", "missing 50.0 %, extent 31.7 %, spurious 15.3 %, "
-                    "type 3.1 % (Table 6)",
+        sec.compare("Missing tags are the largest error class", ", ".join(f"{k} {WELLNER['table6_errors_pct'][k]} %" for k in ("missing", "extent", "spurious"))
+                    + f", type {WELLNER['table6_errors_pct']['incorrect']} % (Table 6)",
                     f"missing {100 * errs.get('missing', 0) / n:.1f} %, extent {100 * ext / n:.1f} %, spurious "
                     f"{100 * errs.get('spurious', 0) / n:.1f} %, type {100 * errs.get('type', 0) / n:.1f} %",
                     z_verdict(errs.get("missing", 0) / n, classes[rival] / n, n, claim_first_higher=True,

@@ -176,7 +176,9 @@ def _ablation(ctx: Context, dataset: Any, sec: Section) -> None:
     if full is not None and not full.error:
         b = ctx.score_run(full)["binary_phi"]
         rows.append(["All (Stat De-id)", b["precision"], b["recall"], b["f1"],
-                     ctx.score_run(full)["binary_non_phi"]["f1"], 97.63, 96.82, 98.03, ""])
+                     ctx.score_run(full)["binary_non_phi"]["f1"], UZUNER["repopulated"]["random"]["Stat De-id"],
+                     UZUNER["table6_authentic"]["Stat De-id"]["phi_f"],
+                     UZUNER["table14_challenge"]["Stat De-id"]["phi_f"], ""])
     sec.table("ablation", "Each feature group alone (SVM), original corpus; paper PHI F % on random / authentic / "
               "challenge corpora (Tables 16-18)",
               ["features", "PHI P", "PHI R", "PHI F", "non-PHI F", "paper random", "paper authentic",
@@ -206,14 +208,14 @@ def compare_section(sec: Section) -> None:
     hd_r = rep.get("random", {}).get("H+D")
     if hd and hd_r:
         a, b = hd["binary_phi"]["f1"], hd_r["binary_phi"]["f1"]
-        sec.compare("H+D drops on OoV PHI (dictionaries cannot know them)", "38.71 (OoV) vs 77.82 (random)",
+        sec.compare("H+D drops on OoV PHI (dictionaries cannot know them)", f"{UZUNER['repopulated']['oov']['H+D']:.2f} (OoV) vs {UZUNER['repopulated']['random']['H+D']:.2f} (random)",
                     f"{100 * a:.2f} vs {100 * b:.2f}",
                     z_verdict(a, b, _gold(hd["binary_phi"]), n_b=_gold(hd_r["binary_phi"]), claim_first_higher=False,
                               what="PHI token F", unit="gold PHI tokens"))
     oov = sec.data.get("oov_recall", {})
     if "Stat De-id" in oov and "H+D" in oov and oov["Stat De-id"]["recall"] is not None:
         a, b = oov["Stat De-id"]["recall"], oov["H+D"]["recall"]
-        sec.compare("OoV-only recall: Stat De-id far above H+D", "96.49 vs 11.15 (Table 13)",
+        sec.compare("OoV-only recall: Stat De-id far above H+D", f"{UZUNER['table13_oov_recall']['Stat De-id']:.2f} vs {UZUNER['table13_oov_recall']['H+D']:.2f} (Table 13)",
                     f"{100 * a:.2f} vs {100 * b:.2f}",
                     z_verdict(a, b, oov["Stat De-id"]["tokens"], claim_first_higher=True, what="OoV PHI recall",
                               unit="OoV PHI tokens"))

@@ -9,11 +9,18 @@ or feature set wins) are what a report checks.
 98.03
 >>> WELLNER["table1"]["Carafe-ALL (b=-1.0)"]["phrase_f"]
 0.9716
+>>> SOURCES["UZUNER.feature_alone_phi_f"][0]
+'Tables 16-18 (random / authentic / challenge), PHI F-measure column'
+
+:data:`SOURCES` records where each figure is printed: for every key path (a prefix
+covers everything below it) the table or passage, and the text that starts it in the
+seed paper's text (:data:`SEED_FILES`), so ``tests/experiments/test_papers.py`` can
+check every number against the papers' texts.
 """
 
 from __future__ import annotations
 
-__all__ = ["UZUNER", "WELLNER", "HE", "DEHGHAN", "ARAMAKI"]
+__all__ = ["UZUNER", "WELLNER", "HE", "DEHGHAN", "ARAMAKI", "SOURCES", "SEED_FILES"]
 
 #: Uzuner et al. 2008 (Stat De-id): binary token P/R/F (%) of PHI and non-PHI
 UZUNER = {
@@ -43,7 +50,7 @@ UZUNER = {
         "pos": (74.73, 57.81, 48.80),
         "dictionary": (33.95, 34.10, 7.19),
         "medical_vocabulary": (0.0, 0.0, 0.0),
-        "orthographic": (0.0, 1.19, None),
+        "orthographic": (0.0, 1.19, 49.83),
     },
 }
 
@@ -75,8 +82,11 @@ HE = {
 #: Dehghan et al. 2015 (Manchester), i2b2 2014 test set
 DEHGHAN = {
     "submission3_strict_f": 90.65,
+    "submission3_strict_p": 93.06,
     "submissions": "1 = precision (knowledge taggers for Date/Doctor/Patient), 2 = recall (+ all CRFs), "
                    "3 = F1 (+ CRFs for Date and Patient); submission 3 had the best F1",
+    "precision_outcome": "submission 3, not submission 1, had the highest precision (93.06%); submission 1 was "
+                         "slightly lower",
     "two_pass": "gain of 2-7% F1 on five of the seven two-pass types, 3-9% recall on four",
 }
 
@@ -86,4 +96,48 @@ ARAMAKI = {
                     "BASE+EX": (98.11, 96.00, 97.04), "BASE+LC": (97.43, 95.77, 96.60),
                     "PROPOSED": (98.29, 96.66, 97.47)},
     "table5_typed_f": {"BASELINE": 94.27, "BASE+SF": 96.50, "BASE+EX": 94.76, "BASE+LC": 94.33, "PROPOSED": 97.05},
+}
+
+
+#: the seed papers' text files (``/work/shared/seeds`` in the development setup)
+SEED_FILES = {
+    "UZUNER": "uzuner2008-stat-deid-svm.txt",
+    "WELLNER": "wellner2007-carafe-lingpipe.txt",
+    "HE": "he2015-wideid-crf.txt",
+    "DEHGHAN": "dehghan2015-hybrid-two-pass.txt",
+    "ARAMAKI": "aramaki2006-sentence-features-label-consistency.txt",
+}
+
+#: key path -> (where in the paper, text that starts that table or passage in the seed text)
+SOURCES: dict[str, tuple[str, str | tuple[str, ...]]] = {
+    "UZUNER.table6_authentic": ("Table 6, PHI and non-PHI rows", "**Table 6**"),
+    "UZUNER.table14_challenge": ("Table 14, PHI and non-PHI rows", "**Table 14**"),
+    "UZUNER.repopulated.random": ("Table 4, PHI F-measure column", "**Table 4**"),
+    "UZUNER.repopulated.ambiguous": ("Table 8, PHI F-measure column", "**Table 8**"),
+    "UZUNER.repopulated.oov": ("Table 11, PHI F-measure column", "**Table 11**"),
+    "UZUNER.table13_oov_recall": ("Table 13", "**Table 13**"),
+    "UZUNER.feature_alone_phi_f": ("Tables 16-18 (random / authentic / challenge), PHI F-measure column",
+                                   ("**Table 16**", "**Table 17**", "**Table 18**")),
+    "WELLNER.table1": ("Table 1", "Table 1.\nPhrase Recall"),
+    "WELLNER.spearman_logprob": ("Discussion, record confidence paragraph", "using Spearman"),
+    "WELLNER.spearman_length": ("Discussion, record confidence paragraph", "using Spearman"),
+    "WELLNER.learning_curve": ("Learning Curves section", "The results here are somewhat surprising"),
+    "WELLNER.table6_errors_pct": ("Table 6", "Table 6.\nCount"),
+    "WELLNER.best_bias": ("Effect of Bias section", "optimal bias (of"),
+    "HE.strict_f": ("Table 3, unofficial run 2, i2b2 strict micro F", "Table 3Best official run"),
+    "HE.strict_p": ("Table 3, unofficial run 2, i2b2 strict micro P", "Table 3Best official run"),
+    "HE.strict_r": ("Table 3, unofficial run 2, i2b2 strict micro R", "Table 3Best official run"),
+    "HE.token_f": ("Table 3, unofficial run 2, i2b2 token micro F", "Table 3Best official run"),
+    "HE.table5_no_preprocessing": ("Table 5, comparison system row (IDs = ID, Total = ALL)", "Table 5Performance"),
+    "HE.table5_wideid": ("Table 5, WI-deId row (IDs = ID, Total = ALL)", "Table 5Performance"),
+    "HE.fig3": ("Fig. 2/3 discussion", "Fig. 2 shows"),
+    "DEHGHAN.submission3_strict_f": ("Results and discussion, first paragraph (Table 2 is not in the text)",
+                                     "Our third run provided"),
+    "DEHGHAN.submission3_strict_p": ("Results and discussion, first paragraph (Table 2 is not in the text)",
+                                     "Our third run provided"),
+    "DEHGHAN.submissions": ("Methods, integration: the three submissions", "Submission 1 included"),
+    "DEHGHAN.precision_outcome": ("Results and discussion, second paragraph", "Our third run provided"),
+    "DEHGHAN.two_pass": ("Two-pass results (Table 5 is not in the text)", "Five of the seven entity types"),
+    "ARAMAKI.table4_2way": ("Table 4", "Table 4: 2-Way"),
+    "ARAMAKI.table5_typed_f": ("Table 5, F column", "Table 5: Detailed Results"),
 }
