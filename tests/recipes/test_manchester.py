@@ -269,3 +269,37 @@ def test_rules_component_loads_only_the_rules_it_serves(fitted: ManchesterRecipe
     doc = Document("x", "Nombre: Dovrik Osei. Correo: dovrik@clinica.es")
     assert ("dovrik@clinica.es", "CORREO_ELECTRONICO") in [
         (doc.span_text(s), s.label) for s in r.pipeline(second_pass=False)(doc).layer("rules")]
+
+
+def test_second_pass_adds_a_span_the_first_pass_missed_on_a_later_note(fitted: ManchesterRecipe):
+    # the first note names the patient with cues; the later note only by surname, mid-sentence
+    t1 = "Adaeze Zarvinsky is a 45 yo man admitted to Quillan General Hospital on 03/14/2091.\nSeen by Dr. Brisbee."
+    t2 = "Diet was advanced today and the daughter says Zarvinsky ate well.\nBP 120/80."
+
+    def later_note(second_pass: bool) -> list[tuple[str, str]]:
+        notes = [Document("z-1", t1, "PZ"), Document("z-2", t2, "PZ")]
+        out = {d.id: d for d in fitted.pipeline("f1", second_pass=second_pass).pipe(notes)}
+        return [(t2[s.start:s.end], s.label) for s in out["z-2"].layer("phi")]
+
+    assert ("Zarvinsky", "PATIENT") not in later_note(False)
+    assert ("Zarvinsky", "PATIENT") in later_note(True)
+    # the harvest is per patient: the same later note of another patient gains nothing
+    alone = fitted.pipeline("f1").pipe([Document("y-2", t2, "PY")])
+    assert not [s for d in alone for s in d.layer("phi") if t2[s.start:s.end] == "Zarvinsky"]
+
+
+def test_default_priority_follows_the_paper(fitted: ManchesterRecipe):
+    from notescrub.detect.resolve import Priority
+    from notescrub.recipes.manchester import DEFAULT_PRIORITY
+
+    order = list(DEFAULT_PRIORITY)
+    # Dehghan et al., section 2.5: Doctor preferred over Patient, Age over Date
+    assert order.index("DOCTOR") < order.index("PATIENT") and order.index("AGE") < order.index("DATE")
+    # a facility wins over the person name it contains
+    assert order.index("HOSPITAL") < order.index("PATIENT") and order.index("HOSPITAL") < order.index("DOCTOR")
+    resolver = fitted._fitted().resolver
+    assert resolver["name"] == "priority" and resolver["order"][:len(order)] == order
+    pick = Priority(resolver["order"])
+    assert [s.label for s in pick([Span(0, 5, "PATIENT"), Span(0, 5, "DOCTOR")])] == ["DOCTOR"]
+    assert [s.label for s in pick([Span(0, 4, "DATE"), Span(0, 4, "AGE")])] == ["AGE"]
+    assert [s.label for s in pick([Span(0, 16, "HOSPITAL"), Span(0, 6, "PATIENT")])] == ["HOSPITAL"]
