@@ -7,12 +7,19 @@ preset on the fold's en-dev notes, scores all notes together and writes
 
     python scripts/cv_en_default.py P301=/tmp/cv/P301 P306=/tmp/cv/P306 P311=/tmp/cv/P311 P316=/tmp/cv/P316
 """
-import json, shutil, sys, collections, re, tempfile
+import collections
+import json
+import re
+import shutil
+import sys
+import tempfile
 from pathlib import Path
+
+from notescrub.evaluate import evaluate
 from notescrub.io import read_corpus
 from notescrub.recipes.loader import load_with_preset
-from notescrub.evaluate import evaluate
 from notescrub.taxonomy import canonical, category_of
+
 ROOT = Path(__file__).resolve().parents[1]
 SHIP = ROOT / "src" / "notescrub" / "models" / "en-default"
 folds = dict(a.split("=", 1) for a in sys.argv[1:])

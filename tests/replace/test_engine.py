@@ -1,6 +1,7 @@
 """Replacer: properties (hypothesis) and bad input."""
 
 import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -40,7 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from notescrub.docref import doc_ref
 from notescrub.detect.base import Detector
 from notescrub.detect.crf_decode import (
     CRFWeights,
@@ -49,6 +48,7 @@ from notescrub.detect.crf_decode import (
     sequence_score,
     viterbi,
 )
+from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features.extract import FeatureParts, Featurizer
 from notescrub.text.align import (

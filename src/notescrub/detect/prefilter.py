@@ -398,7 +398,7 @@ def _scoped(pattern: re.Pattern[str]) -> str | None:
 class _Match:
     """The parts of :class:`re.Match` the rules use, for a match found by a :class:`Scanner`."""
 
-    __slots__ = ("_m", "_start", "_end")
+    __slots__ = ("_end", "_m", "_start")
 
     def __init__(self, m: re.Match[str], start: int, end: int) -> None:
         self._m, self._start, self._end = m, start, end
@@ -429,7 +429,7 @@ class Scanner:
     ``mode`` is ``"word-start"``, ``"first-char"`` or ``"plain"`` (no prefilter applies).
     """
 
-    __slots__ = ("pattern", "mode", "_wrapped", "_plan", "start_filter")
+    __slots__ = ("_plan", "_wrapped", "mode", "pattern", "start_filter")
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern

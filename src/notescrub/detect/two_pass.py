@@ -23,14 +23,14 @@ writes nothing.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 from notescrub.detect.base import Detector
 from notescrub.text.views import token_view
 from notescrub.types import Document, Span
 
-__all__ = ["PatientDictionary", "DEFAULT_TYPES"]
+__all__ = ["DEFAULT_TYPES", "PatientDictionary"]
 
 #: Types whose surface strings recur verbatim across a patient's notes.
 DEFAULT_TYPES = frozenset(

@@ -23,7 +23,7 @@ from notescrub.experiments.common import Context, Section
 from notescrub.experiments.papers import ARAMAKI
 from notescrub.experiments.systems import system_run
 
-__all__ = ["run_section", "VARIANTS", "build_variant"]
+__all__ = ["VARIANTS", "build_variant", "run_section"]
 
 _LOCAL = ("lexical", "orthographic")
 #: (title, feature groups, label consistency); PROPOSED is the systems table's run

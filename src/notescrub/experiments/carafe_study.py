@@ -15,7 +15,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from notescrub.evaluate.splits import learning_curve_subsets
 from notescrub.evaluate.stats import spearman
@@ -23,7 +24,7 @@ from notescrub.experiments.common import Context, Section, build_system, predict
 from notescrub.experiments.papers import WELLNER
 from notescrub.experiments.systems import system_run
 
-__all__ = ["run_section", "curve_sizes", "bias_sweep", "confidence_study"]
+__all__ = ["bias_sweep", "confidence_study", "curve_sizes", "run_section"]
 
 
 def curve_sizes(n: int, fractions: Sequence[float]) -> list[int]:

@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from notescrub.errors import ConfigError, NotescrubError
 from notescrub.evaluate import evaluate
 from notescrub.evaluate.stats import z_test_two_proportions
 from notescrub.types import Document
 
-__all__ = ["Context", "Run", "Section", "build_system", "predict", "score", "z_vs", "prf", "record_f1", "fmt"]
+__all__ = ["Context", "Run", "Section", "build_system", "fmt", "predict", "prf", "record_f1", "score", "z_vs"]
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ class Run:
     test_docs: int
     error: str | None = None
 
-    def scores(self, ctx: "Context") -> dict[str, Any]:
+    def scores(self, ctx: Context) -> dict[str, Any]:
         return ctx.score_run(self)
 
 

@@ -19,7 +19,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from notescrub.experiments.common import Context, Section, build_system, z_vs
 from notescrub.experiments.config import SYSTEM_TITLES
@@ -28,8 +29,14 @@ from notescrub.experiments.papers import UZUNER
 from notescrub.experiments.systems import pipeline_of
 from notescrub.types import Document
 
-__all__ = ["run_section", "ablation_featurizer", "oov_token_positions", "oov_recall", "ABLATION_TITLES",
-           "OOV_TYPES"]
+__all__ = [
+    "ABLATION_TITLES",
+    "OOV_TYPES",
+    "ablation_featurizer",
+    "oov_recall",
+    "oov_token_positions",
+    "run_section",
+]
 
 ABLATION_TITLES = {
     "target_word": "Target word", "lexical_bigrams": "Lexical bigrams", "syntactic_bigrams": "Syntactic bigrams",

@@ -17,7 +17,7 @@ from notescrub.experiments.common import Context, Section, predict, score
 from notescrub.experiments.papers import DEHGHAN
 from notescrub.experiments.systems import system_run
 
-__all__ = ["run_section", "TWO_PASS_TYPES", "PRESETS"]
+__all__ = ["PRESETS", "TWO_PASS_TYPES", "run_section"]
 
 TWO_PASS_TYPES = ("PATIENT", "DOCTOR", "ZIP", "MEDICALRECORD", "IDNUM", "CITY", "HOSPITAL")
 PRESETS = ("precision", "recall", "f1")

@@ -13,7 +13,7 @@ or feature set wins) are what a report checks.
 
 from __future__ import annotations
 
-__all__ = ["UZUNER", "WELLNER", "HE", "DEHGHAN", "ARAMAKI"]
+__all__ = ["ARAMAKI", "DEHGHAN", "HE", "UZUNER", "WELLNER"]
 
 #: Uzuner et al. 2008 (Stat De-id): binary token P/R/F (%) of PHI and non-PHI
 UZUNER = {

@@ -20,7 +20,7 @@ from notescrub.experiments.common import Context, Section, build_system, z_vs
 from notescrub.experiments.config import SYSTEM_TITLES
 from notescrub.experiments.papers import UZUNER, WELLNER
 
-__all__ = ["run_section", "product_model_for", "system_run", "pipeline_of"]
+__all__ = ["pipeline_of", "product_model_for", "run_section", "system_run"]
 
 
 def product_model_for(lang: str) -> str:

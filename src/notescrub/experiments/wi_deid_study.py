@@ -18,7 +18,7 @@ from notescrub.experiments.common import Context, Section, build_system
 from notescrub.experiments.papers import HE
 from notescrub.experiments.systems import system_run
 
-__all__ = ["run_section", "VARIANTS"]
+__all__ = ["VARIANTS", "run_section"]
 
 #: (title, featurizer overrides; None = the systems table's WI-deId run)
 VARIANTS: list[tuple[str, dict[str, Any] | None]] = [

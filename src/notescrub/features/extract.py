@@ -72,7 +72,7 @@ class TableGroup:
     """
 
     kind = "table"
-    __slots__ = ("table", "ids")
+    __slots__ = ("ids", "table")
 
     def __init__(self, table: list[list[str]], ids: list[int]) -> None:
         self.table = table
@@ -99,7 +99,7 @@ class PairGroup:
     """
 
     kind = "pairs"
-    __slots__ = ("words", "pairs")
+    __slots__ = ("pairs", "words")
 
     def __init__(self, words: list[str], pairs: list[tuple[int, int]]) -> None:
         self.words = words
@@ -166,7 +166,7 @@ class FeatureParts:
     [['w=Dr', 'line=0', 'stk=O'], ['w=Ruiz', 'line=0']]
     """
 
-    __slots__ = ("words", "units", "offsets", "groups", "_extra")
+    __slots__ = ("_extra", "groups", "offsets", "units", "words")
 
     def __init__(self, words: list[str], units: list[Unit], offsets: list[int],
                  extra: list[list[str]] | None = None, groups: Sequence[Group] | None = None) -> None:
