@@ -103,7 +103,7 @@ def test_pos_group_is_explicit():
     f = Featurizer(groups=("lexical", "pos"))
     assert f.pos_enabled and not Featurizer().pos_enabled
     if not pos_module.available():
-        with pytest.raises(ConfigError, match="spaCy|pipeline"):
+        with pytest.raises(ConfigError, match=r"spaCy|pipeline"):
             f.featurize(DOC)
     else:  # pragma: no cover - only with the [syntax] extra
         assert any(k.startswith("pos=") for k in f.featurize(DOC)[0])

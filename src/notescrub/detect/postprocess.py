@@ -162,7 +162,7 @@ def _regex(raw: Any, key: str, fail: Any) -> re.Pattern[str] | None:
     try:
         return re.compile(raw)
     except re.error as exc:
-        raise fail(f"{key} is not a valid regular expression: {exc}")
+        raise fail(f"{key} is not a valid regular expression: {exc}") from exc
 
 
 def _heads(raw: dict[str, Any], fail: Any) -> tuple[tuple[str, ...], ...]:
@@ -177,7 +177,7 @@ def _heads(raw: dict[str, Any], fail: Any) -> tuple[tuple[str, ...], ...]:
         try:
             entries |= lexicon(str(raw["lexicon"]))
         except ConfigError as exc:
-            raise fail(exc.reason)
+            raise fail(exc.reason) from exc
     out = {tuple(t.text.lower() for t in tokenize(p)) for p in entries}
     out.discard(())
     if not out:
@@ -262,7 +262,7 @@ def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple
         try:
             lexicon(str(lex))
         except ConfigError as exc:
-            raise fail(exc.reason)
+            raise fail(exc.reason) from exc
     return tuple(str(x) for x in all_in)
 
 

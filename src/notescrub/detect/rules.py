@@ -181,9 +181,8 @@ class Rule:
             groups = m.groupdict()
             if not all(VALIDATORS[v](piece, groups) for v in self.validate):
                 return None
-        if self.reject_if_in or self.require_in:
-            if not _lexicon_ok(piece, self.reject_if_in, self.require_in):
-                return None
+        if (self.reject_if_in or self.require_in) and not _lexicon_ok(piece, self.reject_if_in, self.require_in):
+            return None
         score = self.score
         if self.before is not None or self.after is not None:
             hit = (self.before is not None and self.before.search(text[max(0, start - self.window) : start]) is not None) or (

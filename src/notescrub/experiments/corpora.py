@@ -112,7 +112,7 @@ def run_section(ctx: Context, dataset: Any) -> Section:
         ds = repopulated(dataset, style, seed=s.seed)
         scores: dict[str, dict[str, Any]] = {}
         for name in s.corpora_systems:
-            run = ctx.run(name, ds, lambda name=name: build_system(name, ds.lang, s), pipeline_of=pipeline_of(name))
+            run = ctx.run(name, ds, lambda name=name, ds=ds: build_system(name, ds.lang, s), pipeline_of=pipeline_of(name))
             if run.error:
                 rows.append([style, SYSTEM_TITLES[name]] + [None] * 7 + [run.error[:120]])
                 continue
@@ -161,7 +161,7 @@ def _ablation(ctx: Context, dataset: Any, sec: Section) -> None:
 
     s = ctx.settings
     rows = []
-    for i, group in enumerate(s.ablation_groups):
+    for _i, group in enumerate(s.ablation_groups):
         feat = ablation_featurizer(group, dataset.lang)
         paper = UZUNER["feature_alone_phi_f"].get(group, (None, None, None))
         if feat is None:

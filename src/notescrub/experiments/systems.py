@@ -81,7 +81,9 @@ def run_section(ctx: Context, dataset: Any) -> Section:
         sc = ctx.score_run(run)
         rows_by_name[title] = sc
         z = z_vs(sc, ref) if ref is not None and title != "Stat De-id" else None
-        zc = (lambda k: None if z is None or z[k]["z"] is None else f"{z[k]['z']:+.2f}{'*' if z[k]['significant'] else ''}")
+        def zc(k: str, z: Any = z) -> str | None:
+            return None if z is None or z[k]["z"] is None else f"{z[k]['z']:+.2f}{'*' if z[k]['significant'] else ''}"
+
         b, nb, st, tk = sc["binary_phi"], sc["binary_non_phi"], sc["strict"], sc["token"]
         table.append([title, b["precision"], b["recall"], b["f1"], zc("phi"), nb["f1"], zc("non_phi"),
                       st["precision"], st["recall"], st["f1"], tk["precision"], tk["recall"], tk["f1"],
