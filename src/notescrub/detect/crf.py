@@ -361,7 +361,7 @@ class CRFTagger(Detector):
                 spans.append(Span(tok_a.start, tok_b.end, typ, min(1.0, max(0.0, score)), self.name,
                                   meta={"tokens": (lo + a, lo + b)}))
             tags.extend(seq_tags)
-            if marginals:
+            if marginals and m is not None:  # (m is set whenever marginals is)
                 margs.append(m)
         return Decoded(tags, spans, logprob, len(S_doc), margs)
 

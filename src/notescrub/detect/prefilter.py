@@ -68,7 +68,8 @@ class _First(NamedTuple):
 
 
 def _modules() -> tuple[Any, Any]:
-    from re import _compiler, _parser  # private, but stable since 3.11; failures fall back
+    # private, but stable since 3.11 (typeshed leaves them out); failures fall back
+    from re import _compiler, _parser  # type: ignore[attr-defined]
 
     return _parser, _compiler
 

@@ -348,7 +348,7 @@ def _build_rule(raw: Any, macros: dict[str, str], path: str, text: str, index: i
         ci = re.IGNORECASE | re.MULTILINE
         return Rule(
             name=name,
-            label=label,
+            label=label,  # type: ignore[arg-type]  # a str: checked above, or "BLOCK" for a block rule
             regex=regex,
             score=float(score),
             group=group,

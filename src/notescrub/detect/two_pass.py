@@ -154,7 +154,8 @@ class PatientDictionary(Detector):
                 i += 1
         return out
 
-    def detect_many(self, docs: Sequence[Document]) -> list[list[Span]]:
+    def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
+        docs = list(docs)  # indexed below
         by_patient: dict[object, list[int]] = defaultdict(list)
         for idx, d in enumerate(docs):
             by_patient[d.patient_id if d.patient_id is not None else ("\0", d.id)].append(idx)

@@ -78,7 +78,7 @@ def _curve(ctx: Context, dataset: Any, sec: Section) -> list[dict[str, Any]]:
             if sub.fraction == 1.0 and sub.repeat == 0:
                 full = ctx.cache_lookup("carafe", dataset)
                 model = full.models[sp.index] if full and not full.error and len(full.models) > sp.index else None
-                t_fit = full.train_seconds / max(1, len(dataset.splits)) if model is not None else 0.0
+                t_fit = full.train_seconds / max(1, len(dataset.splits)) if model is not None and full else 0.0
             else:
                 model = None
             if sub.fraction == 1.0 and sub.repeat > 0:

@@ -73,7 +73,8 @@ def run_section(ctx: Context, dataset: Any) -> Section:
     ref = None
     if "Stat De-id" in runs and not runs["Stat De-id"].error:
         ref = ctx.score_run(runs["Stat De-id"])
-    table, per_type = [], {}
+    table: list[list[Any]] = []
+    per_type: dict[str, dict[str, Any]] = {}
     for title, run in runs.items():
         if run.error:
             table.append([title] + [None] * 14 + [run.error[:120]])

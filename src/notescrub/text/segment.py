@@ -68,7 +68,7 @@ def wrap_width(text: str, line_offsets: list[tuple[int, int]] | None = None) -> 
 
 def _is_heading_line(line: str) -> bool:
     m = _CAPS_HEADING_RE.match(line)
-    return bool(m) and sum(c.isalpha() for c in m.group(1)) >= 3
+    return m is not None and sum(c.isalpha() for c in m.group(1)) >= 3
 
 
 def _continues(line: str, nxt: str, width: int) -> bool:
