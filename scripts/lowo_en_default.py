@@ -104,7 +104,7 @@ def build_folds(folds: list[list[str]], work: Path, iterations: int, jobs: int) 
         while todo and len(running) < jobs:
             name, d = todo.pop(0)
             shutil.rmtree(d, ignore_errors=True)
-            log = open(work / f"{d.name}.log", "w")
+            log = open(work / f"{d.name}.log", "w")  # noqa: SIM115 - the child process writes it while it runs
             cmd = [sys.executable, str(ROOT / "scripts" / "build_en_default.py"), "--holdout-writers", name,
                    "--iterations", str(iterations), "-o", str(d)]
             running.append((name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), time.time()))

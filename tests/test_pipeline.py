@@ -4,8 +4,8 @@ import logging
 
 import pytest
 
-from notescrub.docref import doc_ref
 from notescrub.detect.base import Detector
+from notescrub.docref import doc_ref
 from notescrub.errors import ProcessingError
 from notescrub.pipeline import Pipeline
 from notescrub.types import Document, Span

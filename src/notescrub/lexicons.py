@@ -26,12 +26,12 @@ notescrub.errors.ConfigError: unknown lexicon 'nope'; available: first_names, la
 from __future__ import annotations
 
 import logging
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from notescrub.errors import ConfigError
 
-__all__ = ["LEXICONS", "lexicon", "zipf", "is_common_word", "normalize_entry"]
+__all__ = ["LEXICONS", "is_common_word", "lexicon", "normalize_entry", "zipf"]
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ def _common_es() -> set[str]:
     return {w for w in _wordfreq_top("es", COMMON_TOP_N) if w not in names or zipf(w, "es") >= 5.0}
 
 
-@lru_cache(maxsize=None)
+@cache
 def lexicon(name: str) -> frozenset[str]:
     """Return lexicon ``name`` (see :data:`LEXICONS`) as a frozen set of normalised entries."""
     if name not in _FILES:

@@ -15,16 +15,16 @@ from __future__ import annotations
 import logging
 import traceback
 from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
-from notescrub.docref import doc_ref
 from notescrub.detect.base import Detector, check_spans
 from notescrub.detect.resolve import Resolver, longest
+from notescrub.docref import doc_ref
 from notescrub.errors import NotescrubError, ProcessingError
 from notescrub.types import PHI, Document, Span
 
-__all__ = ["Pipeline", "MAX_CHARS"]
+__all__ = ["MAX_CHARS", "Pipeline"]
 
 log = logging.getLogger(__name__)
 

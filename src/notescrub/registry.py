@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from notescrub.errors import ModelError
 
-__all__ = ["KIND_LOADERS", "load_model", "packaged_models", "model_dir", "read_model_meta", "DEFAULT_MODEL"]
+__all__ = ["DEFAULT_MODEL", "KIND_LOADERS", "load_model", "model_dir", "packaged_models", "read_model_meta"]
 
 DEFAULT_MODEL = "en-default"
 

@@ -27,14 +27,14 @@ from notescrub.errors import ConfigError, LabelError
 __all__ = [
     "SCHEMES",
     "canonical",
-    "category_of",
-    "subtypes",
     "categories",
-    "native_category",
+    "category_of",
     "hipaa_eval_subtypes",
     "hipaa_identifiers",
-    "scheme_labels",
+    "native_category",
     "require_label",
+    "scheme_labels",
+    "subtypes",
 ]
 
 SCHEMES = ("i2b2-2014", "i2b2-2006", "physionet", "meddocan")

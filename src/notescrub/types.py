@@ -17,13 +17,14 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from notescrub.docref import doc_ref
 from notescrub.errors import OffsetError
 
-__all__ = ["Span", "Document", "GOLD", "PHI"]
+__all__ = ["GOLD", "PHI", "Document", "Span"]
 
 #: Conventional layer names.
 GOLD = "gold"
@@ -107,11 +108,11 @@ class Span:
         """The character ranges actually covered (one unless discontinuous)."""
         return self.fragments or ((self.start, self.end),)
 
-    def overlaps(self, other: "Span") -> bool:
+    def overlaps(self, other: Span) -> bool:
         """True when the two extents share at least one character."""
         return self.start < other.end and other.start < self.end
 
-    def with_(self, **changes: Any) -> "Span":
+    def with_(self, **changes: Any) -> Span:
         """Return a copy with some fields changed (spans are immutable).
 
         >>> Span(0, 3, "DATE").with_(label="AGE").label
@@ -137,7 +138,7 @@ class Document:
     ['rules']
     """
 
-    __slots__ = ("id", "_text", "patient_id", "metadata", "layers", "_cache")
+    __slots__ = ("_cache", "_text", "id", "layers", "metadata", "patient_id")
 
     def __init__(
         self,
@@ -201,7 +202,7 @@ class Document:
         for s in self.layer(name):
             yield s, self.span_text(s)
 
-    def copy(self, *, layers: bool = True) -> "Document":
+    def copy(self, *, layers: bool = True) -> Document:
         """Shallow copy sharing the (immutable) spans."""
         return Document(
             self.id,

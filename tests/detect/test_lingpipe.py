@@ -203,7 +203,7 @@ def test_save_load_pipeline(chunker, tmp_path):
 def test_load_rejects_broken_directories(chunker, tmp_path):
     out = chunker.save(tmp_path / "m")
     (out / "emissions.json.gz").write_bytes(b"not gzip")
-    with pytest.raises(ModelError, match="emissions.json.gz"):
+    with pytest.raises(ModelError, match=r"emissions\.json\.gz"):
         CharLmHmmChunker.load(out)
     (out / "emissions.json.gz").unlink()
     with pytest.raises(ModelError, match="missing"):

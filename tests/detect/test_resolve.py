@@ -1,3 +1,5 @@
+import itertools
+
 import pytest
 
 from notescrub.detect.resolve import Priority, get_resolver, highest_score, longest, union
@@ -21,7 +23,7 @@ C = Span(20, 24, "DATE", 1.0, "rules")
 def test_policies_give_non_overlapping_sorted_spans(policy, expected):
     out = policy([C, B, A])
     assert [(s.start, s.end, s.label) for s in out] == expected
-    for x, y in zip(out, out[1:]):
+    for x, y in itertools.pairwise(out):
         assert x.end <= y.start
 
 

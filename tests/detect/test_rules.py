@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -181,7 +182,7 @@ pattern = 'TEST Z\\d{3}'
 
 
 def test_unknown_packaged_file() -> None:
-    with pytest.raises(ConfigError, match="no packaged rule file 'en_nope.toml'"):
+    with pytest.raises(ConfigError, match=r"no packaged rule file 'en_nope\.toml'"):
         load_rules(["en_nope.toml"])
 
 
@@ -198,7 +199,7 @@ def test_load_model_rules_en() -> None:
 
 def test_load_pipeline_rejects_bad_model_dirs(tmp_path: Path) -> None:
     (tmp_path / "model.json").write_text(json.dumps({"kind": "rules", "rules": ["missing.toml"]}), encoding="utf-8")
-    with pytest.raises(ModelError, match="model.json is invalid"):
+    with pytest.raises(ModelError, match=r"model\.json is invalid"):
         load_pipeline(tmp_path)
     (tmp_path / "model.json").write_text(json.dumps({"kind": "crf"}), encoding="utf-8")
     with pytest.raises(ModelError, match="expected 'rules'"):
@@ -210,7 +211,7 @@ def test_load_pipeline_rejects_bad_model_dirs(tmp_path: Path) -> None:
 @given(st.text(alphabet=st.sampled_from(list("0123456789/-.:, aMDrJnF()\n#x@")), max_size=80))
 def test_spans_are_in_range_and_disjoint(text: str) -> None:
     spans = DET.detect(Document("h", text))
-    for a, b in zip(spans, spans[1:]):
+    for a, b in itertools.pairwise(spans):
         assert a.end <= b.start
     assert all(0 <= s.start < s.end <= len(text) for s in spans)
 

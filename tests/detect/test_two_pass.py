@@ -1,6 +1,6 @@
+from notescrub.detect.base import Detector
 from notescrub.detect.two_pass import PatientDictionary
 from notescrub.pipeline import Pipeline
-from notescrub.detect.base import Detector
 from notescrub.types import Document, Span
 
 

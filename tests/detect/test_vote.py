@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -62,7 +64,7 @@ spans_st = st.builds(
 @given(st.lists(spans_st, max_size=20), st.integers(1, 4))
 def test_output_is_disjoint_and_each_kept_span_has_enough_voters(spans: list[Span], k: int) -> None:
     out = Vote(k)(spans)
-    for a, b in zip(out, out[1:]):
+    for a, b in itertools.pairwise(out):
         assert a.end <= b.start
     for s in out:
         assert len(s.source.split("+")) >= k and 0 <= s.score <= 1

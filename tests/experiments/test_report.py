@@ -24,7 +24,8 @@ def _sec() -> Section:
 
 def test_files_and_content(tmp_path: Path) -> None:
     out = write_report(tmp_path / "r", {"corpus": "toy", "settings": {"folds": 2}}, [_sec()])
-    rows = list(csv.reader(open(out / "carafe-bias.csv", encoding="utf-8")))
+    with open(out / "carafe-bias.csv", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
     assert rows == [["bias", "F"], ["-1.0", "0.9123"], ["0.0", ""]]
     res = json.loads((out / "results.json").read_text(encoding="utf-8"))
     first = res["sections"][0]["comparisons"][0]

@@ -103,7 +103,7 @@ def test_pos_group_is_explicit():
     f = Featurizer(groups=("lexical", "pos"))
     assert f.pos_enabled and not Featurizer().pos_enabled
     if not pos_module.available():
-        with pytest.raises(ConfigError, match="spaCy|pipeline"):
+        with pytest.raises(ConfigError, match=r"spaCy|pipeline"):
             f.featurize(DOC)
     else:  # pragma: no cover - only with the [syntax] extra
         assert any(k.startswith("pos=") for k in f.featurize(DOC)[0])
@@ -126,7 +126,7 @@ GROUP_TEXT = ("HISTORY:\nMr. Ruiz, 67M, seen 3/18/2091 (tel 555-1234).\n\nPLAN:\
 
 def _reference_bigrams(low, pairs):
     n = len(low)
-    return [[f"bg[{a},{b}]={low[i + a]}|{low[i + b]}" for a, b in pairs if 0 <= i + a and i + b < n]
+    return [[f"bg[{a},{b}]={low[i + a]}|{low[i + b]}" for a, b in pairs if i + a >= 0 and i + b < n]
             for i in range(n)]
 
 

@@ -87,7 +87,7 @@ def test_count_documents(fixtures):
 def test_unknown_format_and_empty_dir(tmp_path):
     with pytest.raises(UnknownFormatError, match="unknown format"):
         list(read_corpus(tmp_path, "docx"))
-    with pytest.raises(InputFormatError, match="no .xml files"):
+    with pytest.raises(InputFormatError, match=r"no \.xml files"):
         list(read_corpus(tmp_path, "i2b2-xml"))
 
 

@@ -44,7 +44,6 @@ def test_two_runs_into_one_folder(tmp_path):
     target = tmp_path / "brat"
     with atomic_dir(target) as tmp:
         (tmp / "a.txt").write_text("first", encoding="utf-8")
-    with pytest.raises(ConfigError, match="not empty"):
-        with atomic_dir(target) as tmp:
-            (tmp / "a.txt").write_text("second", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not empty"), atomic_dir(target) as tmp:
+        (tmp / "a.txt").write_text("second", encoding="utf-8")
     assert (target / "a.txt").read_text(encoding="utf-8") == "first"

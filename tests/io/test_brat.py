@@ -59,11 +59,11 @@ def test_bad_ann(tmp_path, ann, exc, reason, line):
 
 def test_missing_partner_files(tmp_path):
     (tmp_path / "a.txt").write_text("x", encoding="utf-8")
-    with pytest.raises(InputFormatError, match="no matching .ann"):
+    with pytest.raises(InputFormatError, match=r"no matching \.ann"):
         list(read_corpus(tmp_path / "a.txt", "brat"))
     (tmp_path / "a.ann").write_text("", encoding="utf-8")
     (tmp_path / "b.ann").write_text("", encoding="utf-8")
-    with pytest.raises(InputFormatError, match="no matching .txt"):
+    with pytest.raises(InputFormatError, match=r"no matching \.txt"):
         list(read_corpus(tmp_path, "brat"))
 
 

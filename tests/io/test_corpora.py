@@ -6,6 +6,7 @@ import pytest
 
 from notescrub.cli.main import main
 from notescrub.io import read_corpus
+from notescrub.types import Document
 
 pytestmark = pytest.mark.slow
 
@@ -64,7 +65,9 @@ def test_en_dev_inline_notes_match_jsonl(en_dev_dir):
     notes = {d.id: d for d in read_corpus(en_dev_dir / "notes")}
     jsonl = {d.id: d for d in read_corpus(en_dev_dir / "en-dev.jsonl")}
     assert len(notes) == 65 and notes.keys() == jsonl.keys()
-    strip = lambda d: (d.text, d.patient_id, [(s.start, s.end, s.label) for s in d.layer("gold")])
+    def strip(d: Document) -> tuple:
+        return d.text, d.patient_id, [(s.start, s.end, s.label) for s in d.layer("gold")]
+
     for k in notes:
         assert strip(notes[k]) == strip(jsonl[k]), k
     assert sum(len(d.layer("gold")) for d in notes.values()) == 1664

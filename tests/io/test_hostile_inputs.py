@@ -32,7 +32,7 @@ def test_bad_offsets_in_xml_brat_and_jsonl(tmp_path, offset):
     (b / "d.ann").write_text(f"T1\tPATIENT {offset} 6\tBob\n", encoding="utf-8")
     assert "d.ann" in str(_err(b, "brat"))
     j = tmp_path / "d.jsonl"
-    j.write_text('{"id": "a", "text": "Hi Bob", "spans": [{"start": "%s", "end": 6, "type": "PATIENT"}]}\n' % offset,
+    j.write_text(f'{{"id": "a", "text": "Hi Bob", "spans": [{{"start": "{offset}", "end": 6, "type": "PATIENT"}}]}}\n',
                  encoding="utf-8")
     assert _err(j).line == 1
 

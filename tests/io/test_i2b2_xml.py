@@ -35,7 +35,9 @@ def test_round_trip_same_text_and_tags(fixtures, tmp_path):
         a, b = parse(f.read_text(encoding="utf-8"), path=f), parse(g.read_text(encoding="utf-8"), path=g)
         assert a.text == b.text
         assert _raw_text(f.read_bytes()) == _raw_text(g.read_bytes())
-        tags = lambda d: [(s.start, s.end, s.label, s.meta["element"], s.meta["id"], s.meta.get("comment")) for s in d.layer("gold")]
+        def tags(d: Document) -> list[tuple]:
+            return [(s.start, s.end, s.label, s.meta["element"], s.meta["id"], s.meta.get("comment")) for s in d.layer("gold")]
+
         assert tags(a) == tags(b)
 
 

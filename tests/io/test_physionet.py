@@ -49,5 +49,5 @@ def test_not_writable(tmp_path, fixtures):
     from notescrub.errors import UnknownFormatError
     from notescrub.io import write_corpus
 
-    with pytest.raises(UnknownFormatError, match="cannot be written|not written"):
+    with pytest.raises(UnknownFormatError, match=r"cannot be written|not written"):
         write_corpus(read_corpus(fixtures / "physionet"), tmp_path / "x", "physionet")

@@ -7,7 +7,7 @@ import pytest
 from notescrub.cli.main import main
 from notescrub.errors import InputFormatError, OffsetError
 from notescrub.io.jsonl import is_span_only, read_span_only
-from notescrub.types import Document, Span
+from notescrub.types import Document
 
 
 def _gold(tmp_path):

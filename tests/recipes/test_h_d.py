@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from notescrub.errors import ConfigError
 from notescrub.recipes import get_recipe
 from notescrub.recipes.h_d import HDBaseline, build_pipeline
 from notescrub.registry import load_model
@@ -34,7 +35,7 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     pipe = load_model(out)
     got = pipe(Document("b", "Seen by Dr. Ruiz on 3/18/2090."))
     assert [s.label for s in got.layer("phi")] == ["DOCTOR", "DATE"]
-    with pytest.raises(Exception):
+    with pytest.raises(ConfigError, match="exists"):
         HDBaseline().save(out)  # exists, overwrite=False
 
 

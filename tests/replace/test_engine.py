@@ -1,6 +1,8 @@
 """Replacer: properties (hypothesis) and bad input."""
 
 import re
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -88,7 +90,9 @@ def test_consistency_across_documents_of_a_patient():
              ("Halvorsen Hospital", "HOSPITAL")])
     r = Replacer("surrogate", key=KEY)
     a, b = r.replace(d1), r.replace(d2)
-    txt = lambda res, i: res.text[res.spans[i].start:res.spans[i].end]
+    def txt(res: Any, i: int) -> str:
+        return res.text[res.spans[i].start:res.spans[i].end]
+
     assert txt(a, 0).split()[-1] == txt(b, 0)
     assert txt(a, 3) == txt(b, 2)
     assert txt(a, 2) == txt(b, 3)
@@ -118,7 +122,7 @@ def test_different_keys_unrelated():
 
 def test_overlapping_spans_refused_or_resolved():
     d = note("n", "P1", "John Smith", [Span(0, 10, "PATIENT"), Span(5, 10, "DOCTOR")])
-    with pytest.raises(OffsetError, match="overlap.*resolve"):
+    with pytest.raises(OffsetError, match=r"overlap.*resolve"):
         Replacer("tag").replace(d)
     assert Replacer("tag", resolve="longest").replace(d).text == "[**PATIENT**]"
 

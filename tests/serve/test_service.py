@@ -13,8 +13,9 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("presidio_anonymizer")
 
-import notescrub
 from tests.serve.helpers import Server
+
+import notescrub
 
 TOKEN = "test-token-0123456789abcdef"
 MARK = "Zebulon Quartermaine"  # a name that must never reach a response error or the log

@@ -68,5 +68,5 @@ def after_failure(folder: RunFolder, exc: BaseException) -> None:
     from notescrub.errors import NotescrubError
     from notescrub.scale.pool import DocumentFailure, WorkerDied
 
-    if not folder.resumable or isinstance(exc, DocumentFailure) or isinstance(exc, NotescrubError) and not isinstance(exc, WorkerDied) and folder.created:
+    if not folder.resumable or isinstance(exc, DocumentFailure) or (isinstance(exc, NotescrubError) and not isinstance(exc, WorkerDied) and folder.created):
         folder.remove()

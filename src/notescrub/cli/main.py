@@ -43,7 +43,7 @@ def _add_common(p: argparse.ArgumentParser, top: bool = False) -> None:
                    help="debug logging; messages show document ids instead of keyed hashes (never note text)")
 
 
-def _nested(p: argparse.ArgumentParser):  # type: ignore[no-untyped-def]
+def _nested(p: argparse.ArgumentParser):
     """Every sub-parser below ``p`` (``notescrub synth generate`` ...)."""
     for action in p._actions:
         if isinstance(action, argparse._SubParsersAction):

@@ -58,7 +58,7 @@ def format_duration(seconds: float) -> str:
     >>> format_duration(3725), format_duration(75), format_duration(8.2)
     ('1 h 02 min', '1 min 15 s', '8 s')
     """
-    s = int(round(seconds))
+    s = round(seconds)
     if s >= 3600:
         return f"{s // 3600} h {s % 3600 // 60:02d} min"
     if s >= 60:

@@ -35,7 +35,7 @@ class WarningSummary(logging.Filter):
         summary = getattr(record, "summary", None)
         if summary is None:
             return True
-        self.counts[tuple(summary)] += 1  # type: ignore[index]
+        self.counts[tuple(summary)] += 1
         return self.verbose
 
     def lines(self) -> list[str]:

@@ -16,7 +16,8 @@ Trainable detectors additionally follow scikit-learn's estimator contract
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Iterable, Protocol, runtime_checkable
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
 
 from notescrub.docref import doc_ref
 from notescrub.types import Document, Span
@@ -42,7 +43,7 @@ class Detector(ABC):
 class Trainable(Protocol):
     """A detector that learns from documents carrying a gold layer."""
 
-    def fit(self, docs: list[Document], layer: str = "gold") -> "Trainable": ...
+    def fit(self, docs: list[Document], layer: str = "gold") -> Trainable: ...
 
 
 def check_spans(spans: object, doc: Document, who: str) -> list[Span]:

@@ -40,7 +40,6 @@ from typing import Any
 
 import numpy as np
 
-from notescrub.docref import doc_ref
 from notescrub.detect.base import Detector
 from notescrub.detect.crf_decode import (
     CRFWeights,
@@ -49,6 +48,7 @@ from notescrub.detect.crf_decode import (
     sequence_score,
     viterbi,
 )
+from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features.extract import FeatureParts, Featurizer
 from notescrub.text.align import (
@@ -361,7 +361,7 @@ class CRFTagger(Detector):
                 spans.append(Span(tok_a.start, tok_b.end, typ, min(1.0, max(0.0, score)), self.name,
                                   meta={"tokens": (lo + a, lo + b)}))
             tags.extend(seq_tags)
-            if marginals:
+            if marginals and m is not None:  # (m is set whenever marginals is)
                 margs.append(m)
         return Decoded(tags, spans, logprob, len(S_doc), margs)
 

@@ -468,7 +468,7 @@ def forward_backward(S: np.ndarray, T: np.ndarray) -> ForwardBackward:
     return ForwardBackward(alpha, beta, c, shift, P, E, log_z)
 
 
-def sequence_score(S: np.ndarray, T: np.ndarray, path: Sequence[int]) -> float:
+def sequence_score(S: np.ndarray, T: np.ndarray, path: Sequence[int] | np.ndarray) -> float:
     """Unnormalised score of a label path; ``score - log_z`` is its log-probability."""
     p = np.asarray(path, dtype=np.int64)
     if len(p) == 0:
@@ -476,7 +476,7 @@ def sequence_score(S: np.ndarray, T: np.ndarray, path: Sequence[int]) -> float:
     return float(S[np.arange(len(p)), p].sum() + T[p[:-1], p[1:]].sum())
 
 
-def segment_probability(fb: ForwardBackward, path: Sequence[int], a: int, b: int) -> float:
+def segment_probability(fb: ForwardBackward, path: Sequence[int] | np.ndarray, a: int, b: int) -> float:
     """``P(y_a..y_{b-1} = path[a:b] | x)``: the probability of a decoded span's labels."""
     p = float(fb.alpha[a, path[a]])
     for t in range(a + 1, b):

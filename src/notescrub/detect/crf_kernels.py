@@ -66,7 +66,7 @@ def kernels(n_tokens: int) -> SimpleNamespace | None:
         return None
     try:
         st["kernels"] = _compile()
-    except Exception as exc:  # ImportError, numba errors: the numpy code stays in use
+    except Exception as exc:  # noqa: BLE001 - ImportError, numba errors: the numpy code stays in use
         st["failed"] = True
         if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in ("numba", "llvmlite"):
             log.info("CRF decoding uses numpy (same spans); pip install 'notescrub[fast]' compiles it with numba")

@@ -36,13 +36,13 @@ class StatDeidCRF(CRFTagger):
     """A :class:`CRFTagger` whose default featurizer is Stat De-id's (name ``crfd``)."""
 
     def __init__(self, featurizer: Any = None, *args: Any, name: str = "crfd", **kwargs: Any) -> None:
-        super().__init__(featurizer, *args, name=name, **kwargs)
+        super().__init__(featurizer, *args, name=name, **kwargs)  # type: ignore[misc]  # args stop before name
 
     def _featurizer(self) -> Any:
         if self.featurizer is None:
             from notescrub.features.statdeid import StatDeidFeaturizer
 
-            self.featurizer = StatDeidFeaturizer()
+            self.featurizer = StatDeidFeaturizer()  # type: ignore[assignment]  # duck-typed: same methods
         return self.featurizer
 
     def metadata(self) -> dict[str, Any]:

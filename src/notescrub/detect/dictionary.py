@@ -22,8 +22,8 @@ common-word list, whatever its case or context.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 
 from notescrub.detect.base import Detector
 from notescrub.detect.resolve import Blocks, longest
@@ -34,7 +34,7 @@ from notescrub.text.tokenize import _needs_camel_split, tokenize
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document, Span
 
-__all__ = ["DictionaryDetector", "PhraseIndex", "KINDS", "word_positions"]
+__all__ = ["KINDS", "DictionaryDetector", "PhraseIndex", "word_positions"]
 
 #: What the detector can look for.
 KINDS = ("names", "hospitals", "organizations", "locations", "professions")
@@ -113,7 +113,7 @@ def word_positions(words: Sequence[str]) -> dict[str, list[int]]:
     return where
 
 
-@lru_cache(maxsize=None)
+@cache
 def _index(*names: str) -> PhraseIndex:
     entries: set[str] = set()
     for n in names:
@@ -121,7 +121,7 @@ def _index(*names: str) -> PhraseIndex:
     return PhraseIndex(entries)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hospital_heads() -> PhraseIndex:
     return PhraseIndex(e for e in lexicon("hospital_words") if e not in _HOSPITAL_HEADS_EXCLUDED)
 
@@ -133,21 +133,21 @@ def _blocker():  # the negative-cue rules (eponyms)
     return RulesDetector(load_rules(["en_blocks.toml"]), name="blocks", propagate=False)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _name_lists(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     if lang == "es":
         return lexicon("es_first_names") | lexicon("first_names"), lexicon("es_last_names") | lexicon("last_names")
     return lexicon("first_names"), lexicon("last_names")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stop_words(lang: str) -> frozenset[str]:
     if lang == "es":
         return lexicon("es_common_words") | lexicon("es_medical_terms") | lexicon("medical_terms")
     return lexicon("common_words") | lexicon("medical_terms")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _name_sets(lang: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(words that make a name weak, places that are never names, every known word)."""
     first, last = _name_lists(lang)

@@ -54,11 +54,11 @@ def _chars(item, flags: int) -> frozenset[str] | None:
         for c in _ALPHABET:
             hit = False
             for o, a in av:
-                if o is C.LITERAL and lit(c, a):
-                    hit = True
-                elif o is C.RANGE and any(a[0] <= ord(v) <= a[1] for v in _variants(c, fold)):
-                    hit = True
-                elif o is C.CATEGORY and _CATEGORY.get(a, lambda _c: False)(c):
+                if (
+                    (o is C.LITERAL and lit(c, a))
+                    or (o is C.RANGE and any(a[0] <= ord(v) <= a[1] for v in _variants(c, fold)))
+                    or (o is C.CATEGORY and _CATEGORY.get(a, lambda _c: False)(c))
+                ):
                     hit = True
             if hit != negate:
                 out.add(c)

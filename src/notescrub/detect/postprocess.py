@@ -162,7 +162,7 @@ def _regex(raw: Any, key: str, fail: Any) -> re.Pattern[str] | None:
     try:
         return re.compile(raw)
     except re.error as exc:
-        raise fail(f"{key} is not a valid regular expression: {exc}")
+        raise fail(f"{key} is not a valid regular expression: {exc}") from exc
 
 
 def _heads(raw: dict[str, Any], fail: Any) -> tuple[tuple[str, ...], ...]:
@@ -177,7 +177,7 @@ def _heads(raw: dict[str, Any], fail: Any) -> tuple[tuple[str, ...], ...]:
         try:
             entries |= lexicon(str(raw["lexicon"]))
         except ConfigError as exc:
-            raise fail(exc.reason)
+            raise fail(exc.reason) from exc
     out = {tuple(t.text.lower() for t in tokenize(p)) for p in entries}
     out.discard(())
     if not out:
@@ -262,7 +262,7 @@ def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple
         try:
             lexicon(str(lex))
         except ConfigError as exc:
-            raise fail(exc.reason)
+            raise fail(exc.reason) from exc
     return tuple(str(x) for x in all_in)
 
 
@@ -328,10 +328,11 @@ class PostProcessor:
 
     def __init__(self, rules: Sequence[PostRule] | Sequence[str | Path] | None = None,
                  only: Iterable[str] | None = None) -> None:
+        loaded: list[PostRule]
         if rules is not None and all(isinstance(r, PostRule) for r in rules):
-            loaded = list(rules)  # type: ignore[arg-type]
+            loaded = [r for r in rules if isinstance(r, PostRule)]  # all of them (the filter narrows the type)
         else:
-            loaded = load_post_rules(rules)  # type: ignore[arg-type]
+            loaded = load_post_rules(rules)  # type: ignore[arg-type]  # file names or paths here
         if only is not None:
             wanted = list(only)
             known = {r.name for r in loaded}
@@ -411,9 +412,9 @@ def _extend(rule: PostRule, doc: Document, view: TokenView, s: Span) -> Span:
                 break
     if rule.direction in ("left", "both") and not _starts_with_head(rule, low, i, j):
         for q in range(i, max(-1, i - rule.max_tokens - 1), -1):
-            for head in (rule.heads_by_last.get(low[q - 1], ()) if q > 0 else ()):
-                p = q - len(head)
-                if p >= 0 and tuple(low[p:q]) == head and _head_case_ok(rule, view, p) \
+            for phrase in (rule.heads_by_last.get(low[q - 1], ()) if q > 0 else ()):
+                p = q - len(phrase)
+                if p >= 0 and tuple(low[p:q]) == phrase and _head_case_ok(rule, view, p) \
                         and _bridge_ok(view, q, i, line) and view.line[p] == line:
                     new_start = view.tokens[p].start
                     break
@@ -519,13 +520,13 @@ def _split(rule: PostRule, doc: Document, s: Span) -> list[Span]:
     out: list[Span] = []
     for a, b in bounds:
         if rule.strip_left_pattern is not None:
-            m = rule.strip_left_pattern.match(text, a, b)
-            if m is not None:
-                a = m.end()
+            strip = rule.strip_left_pattern.match(text, a, b)
+            if strip is not None:
+                a = strip.end()
         if rule.strip_right_pattern is not None:
-            m = rule.strip_right_pattern.search(text, a, b)
-            if m is not None:
-                b = m.start()
+            strip = rule.strip_right_pattern.search(text, a, b)
+            if strip is not None:
+                b = strip.start()
         while a < b and text[a].isspace():
             a += 1
         while b > a and text[b - 1].isspace():

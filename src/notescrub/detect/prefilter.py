@@ -68,7 +68,8 @@ class _First(NamedTuple):
 
 
 def _modules() -> tuple[Any, Any]:
-    from re import _compiler, _parser  # private, but stable since 3.11; failures fall back
+    # private, but stable since 3.11 (typeshed leaves them out); failures fall back
+    from re import _compiler, _parser  # type: ignore[attr-defined]
 
     return _parser, _compiler
 
@@ -398,7 +399,7 @@ def _scoped(pattern: re.Pattern[str]) -> str | None:
 class _Match:
     """The parts of :class:`re.Match` the rules use, for a match found by a :class:`Scanner`."""
 
-    __slots__ = ("_m", "_start", "_end")
+    __slots__ = ("_end", "_m", "_start")
 
     def __init__(self, m: re.Match[str], start: int, end: int) -> None:
         self._m, self._start, self._end = m, start, end
@@ -429,7 +430,7 @@ class Scanner:
     ``mode`` is ``"word-start"``, ``"first-char"`` or ``"plain"`` (no prefilter applies).
     """
 
-    __slots__ = ("pattern", "mode", "_wrapped", "_plan", "start_filter")
+    __slots__ = ("_plan", "_wrapped", "mode", "pattern", "start_filter")
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern

@@ -27,17 +27,26 @@ in ``span.source`` (merged sources are joined with ``+``) for explanations.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
-
 from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
 
 from sortedcontainers import SortedList
 
 from notescrub.errors import ConfigError
 from notescrub.types import Span
 
-__all__ = ["Blocks", "Resolver", "longest", "highest_score", "Priority", "union", "Cover", "greedy", "RESOLVERS",
-           "get_resolver"]
+__all__ = [
+    "RESOLVERS",
+    "Blocks",
+    "Cover",
+    "Priority",
+    "Resolver",
+    "get_resolver",
+    "greedy",
+    "highest_score",
+    "longest",
+    "union",
+]
 
 Resolver = Callable[[list[Span]], list[Span]]
 
@@ -211,7 +220,7 @@ class Cover:
         self.base = base
         self.text = text
 
-    def for_text(self, text: str) -> "Cover":
+    def for_text(self, text: str) -> Cover:
         """A copy that trims remainders against ``text``."""
         return Cover(self.base, text)
 

@@ -40,11 +40,12 @@ import json
 import logging
 import re
 import tomllib
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from notescrub.detect.base import Detector
 from notescrub.detect.resolve import Blocks, highest_score
@@ -52,7 +53,7 @@ from notescrub.detect.start_index import StartIndex
 from notescrub.errors import ConfigError, LabelError, ModelError
 from notescrub.types import Document, Span
 
-__all__ = ["Rule", "RuleSet", "RulesDetector", "load_rules", "packaged_rule_files", "load_pipeline", "VALIDATORS"]
+__all__ = ["VALIDATORS", "Rule", "RuleSet", "RulesDetector", "load_pipeline", "load_rules", "packaged_rule_files"]
 
 log = logging.getLogger(__name__)
 
@@ -180,9 +181,8 @@ class Rule:
             groups = m.groupdict()
             if not all(VALIDATORS[v](piece, groups) for v in self.validate):
                 return None
-        if self.reject_if_in or self.require_in:
-            if not _lexicon_ok(piece, self.reject_if_in, self.require_in):
-                return None
+        if (self.reject_if_in or self.require_in) and not _lexicon_ok(piece, self.reject_if_in, self.require_in):
+            return None
         score = self.score
         if self.before is not None or self.after is not None:
             hit = (self.before is not None and self.before.search(text[max(0, start - self.window) : start]) is not None) or (
@@ -348,7 +348,7 @@ def _build_rule(raw: Any, macros: dict[str, str], path: str, text: str, index: i
         ci = re.IGNORECASE | re.MULTILINE
         return Rule(
             name=name,
-            label=label,
+            label=label,  # type: ignore[arg-type]  # a str: checked above, or "BLOCK" for a block rule
             regex=regex,
             score=float(score),
             group=group,
@@ -421,7 +421,7 @@ class RuleSet:
             seen[rule.name] = rule.origin
             self.rules.append(rule)
 
-    def select(self, labels: Iterable[str] | None = None, exclude: Iterable[str] = ()) -> "RuleSet":
+    def select(self, labels: Iterable[str] | None = None, exclude: Iterable[str] = ()) -> RuleSet:
         """A subset: rules whose label is in ``labels`` (block rules are always kept), minus names."""
         keep = set(labels) if labels is not None else None
         ex = set(exclude)
@@ -490,7 +490,7 @@ _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]+")
 _MAX_ID_KEY = 40
 
 
-def _key_occurrences(text: str, keys: "set[str] | frozenset[str] | Any") -> list[tuple[int, int, str]]:
+def _key_occurrences(text: str, keys: set[str] | frozenset[str] | Any) -> list[tuple[int, int, str]]:
     """``(start, end, key)`` of every spelling of a key in ``text``: consecutive ASCII letter/digit
     runs joined by single non-newline separators (``\\s - . /``), bounded by non-alphanumerics.
 

@@ -23,8 +23,9 @@ in the pipeline too if they should also vote in the final resolution).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from notescrub.detect.base import Detector
 from notescrub.detect.crf import CRFTagger
@@ -120,7 +121,7 @@ class StackedCRF(Detector):
         feat = self.crf._featurizer()
         return feat.parts(doc).with_extra(TableGroup(*stack_table(doc, self.feeders, fused=feat.fused)))
 
-    def fit(self, docs: Sequence[Document], layer: str = "gold") -> "StackedCRF":
+    def fit(self, docs: Sequence[Document], layer: str = "gold") -> StackedCRF:
         docs = list(docs)
         self.crf.fit(docs, layer, attrs=[self._parts(d).join() for d in docs])
         return self
@@ -152,7 +153,7 @@ class StackedCRF(Detector):
     def threshold(self, value: float | None) -> None:
         self.crf.threshold = value
 
-    def set_params(self, **params: Any) -> "StackedCRF":
+    def set_params(self, **params: Any) -> StackedCRF:
         self.crf.set_params(**params)
         return self
 

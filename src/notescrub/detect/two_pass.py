@@ -23,14 +23,14 @@ writes nothing.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 from notescrub.detect.base import Detector
 from notescrub.text.views import token_view
 from notescrub.types import Document, Span
 
-__all__ = ["PatientDictionary", "DEFAULT_TYPES"]
+__all__ = ["DEFAULT_TYPES", "PatientDictionary"]
 
 #: Types whose surface strings recur verbatim across a patient's notes.
 DEFAULT_TYPES = frozenset(
@@ -154,7 +154,8 @@ class PatientDictionary(Detector):
                 i += 1
         return out
 
-    def detect_many(self, docs: Sequence[Document]) -> list[list[Span]]:
+    def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
+        docs = list(docs)  # indexed below
         by_patient: dict[object, list[int]] = defaultdict(list)
         for idx, d in enumerate(docs):
             by_patient[d.patient_id if d.patient_id is not None else ("\0", d.id)].append(idx)

@@ -93,7 +93,7 @@ def _phrase_scores(docs: Sequence[DocItems]) -> dict[str, Any]:
 
 def muc_counts(docs: Sequence[DocItems]) -> dict[str, Any]:
     """MUC TYPE/TEXT slot counts and the resulting P/R/F (see module docstring)."""
-    slots = {s: Counter() for s in ("type", "text")}
+    slots: dict[str, Counter[str]] = {s: Counter() for s in ("type", "text")}
     n_gold = n_pred = 0
     for _doc_id, _text, gold, pred in docs:
         for g, p in align(gold, pred):
@@ -109,10 +109,10 @@ def muc_counts(docs: Sequence[DocItems]) -> dict[str, Any]:
                 slots["type"]["correct" if g.label == p.label else "incorrect"] += 1
                 slots["text"]["correct" if (g.start, g.end) == (p.start, p.end) else "incorrect"] += 1
     correct = slots["type"]["correct"] + slots["text"]["correct"]
-    p = ratio(correct, 2 * n_pred)
-    r = ratio(correct, 2 * n_gold)
+    precision = ratio(correct, 2 * n_pred)
+    recall = ratio(correct, 2 * n_gold)
     return {
-        "precision": p, "recall": r, "f1": f_beta(p, r), "correct": correct,
+        "precision": precision, "recall": recall, "f1": f_beta(precision, recall), "correct": correct,
         "possible": 2 * n_gold, "actual": 2 * n_pred,
         "slots": {k: {c: v[c] for c in ("correct", "incorrect", "missing", "spurious")} for k, v in slots.items()},
     }

@@ -140,9 +140,11 @@ def _summary(per_doc: list[PRF]) -> dict[str, Any]:
 
 def _breakdown(docs: Sequence[DocItems], keyfn: KeyFn, attr: str) -> dict[str, Any]:
     values = sorted({getattr(i, attr) for _, _, g, p in docs for i in (*g, *p)})
-    return {
-        v: PRF.total(_per_doc(docs, keyfn, lambda i, v=v: getattr(i, attr) == v)).as_dict() for v in values
-    }
+
+    def has(v: Any) -> Callable[[Item], bool]:
+        return lambda i: getattr(i, attr) == v
+
+    return {v: PRF.total(_per_doc(docs, keyfn, has(v))).as_dict() for v in values}
 
 
 def score(docs: Sequence[DocItems], *, compat_official: bool = False) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from typing import Any
 
 from notescrub.experiments.config import SECTIONS, SYSTEMS, Settings, preset
 
-__all__ = ["SECTIONS", "SYSTEMS", "Settings", "preset", "Dataset", "load_dataset", "run_experiments"]
+__all__ = ["SECTIONS", "SYSTEMS", "Dataset", "Settings", "load_dataset", "preset", "run_experiments"]
 
 
 def __getattr__(name: str) -> Any:

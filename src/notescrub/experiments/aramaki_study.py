@@ -21,10 +21,10 @@ from typing import Any
 
 from notescrub.experiments.common import Context, Section
 from notescrub.experiments.papers import ARAMAKI
-from notescrub.experiments.verdicts import z_verdict
 from notescrub.experiments.systems import system_run
+from notescrub.experiments.verdicts import z_verdict
 
-__all__ = ["run_section", "VARIANTS", "build_variant", "compare_section"]
+__all__ = ["VARIANTS", "build_variant", "compare_section", "run_section"]
 
 _LOCAL = ("lexical", "orthographic")
 #: (title, feature groups, label consistency); PROPOSED is the systems table's run

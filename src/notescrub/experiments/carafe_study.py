@@ -15,16 +15,23 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from notescrub.evaluate.splits import learning_curve_subsets
 from notescrub.evaluate.stats import spearman
 from notescrub.experiments.common import Context, Section, build_system, predict, record_f1, score
 from notescrub.experiments.papers import WELLNER
-from notescrub.experiments.verdicts import combine, descriptive, z_verdict
 from notescrub.experiments.systems import system_run
+from notescrub.experiments.verdicts import combine, descriptive, z_verdict
 
-__all__ = ["run_section", "curve_sizes", "bias_sweep", "confidence_study", "compare_section"]
+__all__ = [
+    "bias_sweep",
+    "compare_section",
+    "confidence_study",
+    "curve_sizes",
+    "run_section",
+]
 
 
 def curve_sizes(n: int, fractions: Sequence[float]) -> list[int]:
@@ -78,7 +85,7 @@ def _curve(ctx: Context, dataset: Any, sec: Section) -> list[dict[str, Any]]:
             if sub.fraction == 1.0 and sub.repeat == 0:
                 full = ctx.cache_lookup("carafe", dataset)
                 model = full.models[sp.index] if full and not full.error and len(full.models) > sp.index else None
-                t_fit = full.train_seconds / max(1, len(dataset.splits)) if model is not None else 0.0
+                t_fit = full.train_seconds / max(1, len(dataset.splits)) if model is not None and full else 0.0
             else:
                 model = None
             if sub.fraction == 1.0 and sub.repeat > 0:

@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from notescrub.errors import ConfigError, NotescrubError
 from notescrub.evaluate import evaluate
 from notescrub.evaluate.stats import z_test_two_proportions
 from notescrub.types import Document
 
-__all__ = ["Context", "Run", "Section", "build_system", "predict", "score", "z_vs", "prf", "record_f1", "fmt"]
+__all__ = ["Context", "Run", "Section", "build_system", "fmt", "predict", "prf", "record_f1", "score", "z_vs"]
 
 log = logging.getLogger(__name__)
 
@@ -75,9 +76,9 @@ def predict(model: Any, docs: Sequence[Document], *, pipeline: Any = None) -> li
         return [_as_pred(d, done[d.id].layer("phi"), done[d.id].metadata) for d in docs]
     out = []
     for d in docs:
-        work = d.copy(layers=False)
-        spans = model.detect(work)
-        out.append(_as_pred(d, spans, work.metadata))
+        copy = d.copy(layers=False)
+        spans = model.detect(copy)
+        out.append(_as_pred(d, spans, copy.metadata))
     return out
 
 
@@ -111,7 +112,7 @@ def score(gold: Sequence[Document], pred: Sequence[Document], *, bootstrap: int 
 
 def z_vs(a: dict[str, Any], ref: dict[str, Any]) -> dict[str, Any]:
     """Uzuner et al.'s z-test (eq. 6-7) of ``a`` against ``ref`` on PHI and non-PHI token F."""
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for key, node in (("phi", "binary_phi"), ("non_phi", "binary_non_phi")):
         n = (ref[node]["tp"] or 0) + (ref[node]["fn"] or 0)
         if n == 0:
@@ -151,7 +152,7 @@ class Run:
     test_docs: int
     error: str | None = None
 
-    def scores(self, ctx: "Context") -> dict[str, Any]:
+    def scores(self, ctx: Context) -> dict[str, Any]:
         return ctx.score_run(self)
 
 
@@ -164,7 +165,7 @@ class Context:
     score_cache: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     gold_by_run: dict[tuple[str, int], list[Document]] = field(default_factory=dict)
 
-    def run(self, key: str, dataset: Any, make: Callable[[], Any], *, fit: bool = True,
+    def run(self, key: str, dataset: Any, make: Callable[..., Any], *, fit: bool = True,
             pipeline_of: Callable[[Any], Any] | None = None) -> Run:
         """Train ``make()`` on every split's train set and predict its test set (cached by key).
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from notescrub.errors import ConfigError
 
-__all__ = ["SECTIONS", "SYSTEMS", "Settings", "preset", "PRESETS"]
+__all__ = ["PRESETS", "SECTIONS", "SYSTEMS", "Settings", "preset"]
 
 #: report sections, in report order
 SECTIONS = ("systems", "corpora", "carafe", "wi-deid", "aramaki", "manchester")
@@ -71,7 +71,7 @@ class Settings:
     def as_dict(self) -> dict[str, Any]:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()}
 
-    def check(self) -> "Settings":
+    def check(self) -> Settings:
         bad = [s for s in self.sections if s not in SECTIONS]
         if bad:
             raise ConfigError(f"unknown experiment section(s) {bad}; known: {', '.join(SECTIONS)}")

@@ -19,18 +19,26 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from notescrub.experiments.common import Context, Section, build_system, z_vs
 from notescrub.experiments.config import SYSTEM_TITLES
 from notescrub.experiments.data import repopulated
 from notescrub.experiments.papers import UZUNER
-from notescrub.experiments.verdicts import z_verdict
 from notescrub.experiments.systems import pipeline_of
+from notescrub.experiments.verdicts import z_verdict
 from notescrub.types import Document
 
-__all__ = ["run_section", "ablation_featurizer", "oov_token_positions", "oov_recall", "ABLATION_TITLES",
-           "OOV_TYPES", "compare_section"]
+__all__ = [
+    "ABLATION_TITLES",
+    "OOV_TYPES",
+    "ablation_featurizer",
+    "compare_section",
+    "oov_recall",
+    "oov_token_positions",
+    "run_section",
+]
 
 ABLATION_TITLES = {
     "target_word": "Target word", "lexical_bigrams": "Lexical bigrams", "syntactic_bigrams": "Syntactic bigrams",
@@ -106,7 +114,7 @@ def run_section(ctx: Context, dataset: Any) -> Section:
         ds = repopulated(dataset, style, seed=s.seed)
         scores: dict[str, dict[str, Any]] = {}
         for name in s.corpora_systems:
-            run = ctx.run(name, ds, lambda name=name: build_system(name, ds.lang, s), pipeline_of=pipeline_of(name))
+            run = ctx.run(name, ds, lambda name=name, ds=ds: build_system(name, ds.lang, s), pipeline_of=pipeline_of(name))
             if run.error:
                 rows.append([style, SYSTEM_TITLES[name]] + [None] * 7 + [run.error[:120]])
                 continue
@@ -155,7 +163,7 @@ def _ablation(ctx: Context, dataset: Any, sec: Section) -> None:
 
     s = ctx.settings
     rows = []
-    for i, group in enumerate(s.ablation_groups):
+    for _i, group in enumerate(s.ablation_groups):
         feat = ablation_featurizer(group, dataset.lang)
         paper = UZUNER["feature_alone_phi_f"].get(group, (None, None, None))
         if feat is None:

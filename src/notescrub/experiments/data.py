@@ -27,16 +27,25 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.evaluate.splits import patient_kfold
 from notescrub.types import Document
 
-__all__ = ["Dataset", "Split", "load_dataset", "from_documents", "subset", "repopulated", "SHARED_CORPORA",
-           "detect_lang"]
+__all__ = [
+    "SHARED_CORPORA",
+    "Dataset",
+    "Split",
+    "detect_lang",
+    "from_documents",
+    "load_dataset",
+    "repopulated",
+    "subset",
+]
 
 log = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from notescrub.experiments.common import Context, Section, predict, score
 from notescrub.experiments.papers import DEHGHAN
-from notescrub.experiments.verdicts import z_verdict
 from notescrub.experiments.systems import system_run
+from notescrub.experiments.verdicts import z_verdict
 
-__all__ = ["run_section", "TWO_PASS_TYPES", "PRESETS", "compare_section"]
+__all__ = ["PRESETS", "TWO_PASS_TYPES", "compare_section", "run_section"]
 
 TWO_PASS_TYPES = ("PATIENT", "DOCTOR", "ZIP", "MEDICALRECORD", "IDNUM", "CITY", "HOSPITAL")
 PRESETS = ("precision", "recall", "f1")

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.experiments.common import Section

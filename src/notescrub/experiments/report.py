@@ -22,9 +22,10 @@ from __future__ import annotations
 import base64
 import csv
 import json
+from collections.abc import Sequence
 from html import escape
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from notescrub.evaluate.report import write_json
 from notescrub.experiments.common import Section

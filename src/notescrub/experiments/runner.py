@@ -26,16 +26,17 @@ import importlib
 import logging
 import platform
 import time
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from notescrub.experiments.common import Context, Section
 from notescrub.experiments.config import Settings
 from notescrub.experiments.data import Dataset, subset
 from notescrub.experiments.report import write_report
 
-__all__ = ["run_experiments", "SECTION_MODULES"]
+__all__ = ["SECTION_MODULES", "run_experiments"]
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def run_experiments(dataset: Dataset, settings: Settings, out_dir: str | Path, *
     t0 = time.perf_counter()
     meta: dict[str, Any] = {
         "corpus": ds.name, "notescrub_version": __version__,
-        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "command": command or "", "machine": f"{platform.machine()}, {platform.python_implementation()} "
                                              f"{platform.python_version()}",
         "settings": settings.as_dict(), "dataset": ds.describe(),
@@ -83,5 +84,5 @@ def run_experiments(dataset: Dataset, settings: Settings, out_dir: str | Path, *
         write_report(out_dir, meta, sections)
         if progress:
             progress(f"section {key} done in {sec.seconds:.0f} s (total {meta['wall_seconds']:.0f} s)")
-    meta["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    meta["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     return write_report(out_dir, meta, sections)

@@ -21,7 +21,13 @@ from notescrub.experiments.config import SYSTEM_TITLES
 from notescrub.experiments.papers import UZUNER, WELLNER
 from notescrub.experiments.verdicts import z_verdict
 
-__all__ = ["run_section", "product_model_for", "system_run", "pipeline_of", "compare_section"]
+__all__ = [
+    "compare_section",
+    "pipeline_of",
+    "product_model_for",
+    "run_section",
+    "system_run",
+]
 
 
 def product_model_for(lang: str) -> str:
@@ -74,7 +80,8 @@ def run_section(ctx: Context, dataset: Any) -> Section:
     ref = None
     if "Stat De-id" in runs and not runs["Stat De-id"].error:
         ref = ctx.score_run(runs["Stat De-id"])
-    table, per_type = [], {}
+    table: list[list[Any]] = []
+    per_type: dict[str, dict[str, Any]] = {}
     for title, run in runs.items():
         if run.error:
             table.append([title] + [None] * 14 + [run.error[:120]])
@@ -82,7 +89,9 @@ def run_section(ctx: Context, dataset: Any) -> Section:
         sc = ctx.score_run(run)
         rows_by_name[title] = sc
         z = z_vs(sc, ref) if ref is not None and title != "Stat De-id" else None
-        zc = (lambda k: None if z is None or z[k]["z"] is None else f"{z[k]['z']:+.2f}{'*' if z[k]['significant'] else ''}")
+        def zc(k: str, z: Any = z) -> str | None:
+            return None if z is None or z[k]["z"] is None else f"{z[k]['z']:+.2f}{'*' if z[k]['significant'] else ''}"
+
         b, nb, st, tk = sc["binary_phi"], sc["binary_non_phi"], sc["strict"], sc["token"]
         table.append([title, b["precision"], b["recall"], b["f1"], zc("phi"), nb["f1"], zc("non_phi"),
                       st["precision"], st["recall"], st["f1"], tk["precision"], tk["recall"], tk["f1"],

@@ -34,12 +34,22 @@ systems scored on the same notes, as the paper used it.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from notescrub.evaluate.stats import z_test_two_proportions
 
-__all__ = ["AGREES", "DIFFERS", "NOT_SIGNIFICANT", "UNDECIDED", "VERDICTS", "z_verdict", "combine", "descriptive",
-           "verdict_of"]
+__all__ = [
+    "AGREES",
+    "DIFFERS",
+    "NOT_SIGNIFICANT",
+    "UNDECIDED",
+    "VERDICTS",
+    "combine",
+    "descriptive",
+    "verdict_of",
+    "z_verdict",
+]
 
 AGREES = "agrees"
 DIFFERS = "differs"

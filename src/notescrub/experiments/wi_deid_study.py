@@ -16,10 +16,10 @@ from typing import Any
 
 from notescrub.experiments.common import Context, Section, build_system
 from notescrub.experiments.papers import HE
-from notescrub.experiments.verdicts import combine, z_verdict
 from notescrub.experiments.systems import system_run
+from notescrub.experiments.verdicts import combine, z_verdict
 
-__all__ = ["run_section", "VARIANTS", "compare_section"]
+__all__ = ["VARIANTS", "compare_section", "run_section"]
 
 #: (title, featurizer overrides; None = the systems table's WI-deId run)
 VARIANTS: list[tuple[str, dict[str, Any] | None]] = [

@@ -72,7 +72,7 @@ class TableGroup:
     """
 
     kind = "table"
-    __slots__ = ("table", "ids")
+    __slots__ = ("ids", "table")
 
     def __init__(self, table: list[list[str]], ids: list[int]) -> None:
         self.table = table
@@ -99,7 +99,7 @@ class PairGroup:
     """
 
     kind = "pairs"
-    __slots__ = ("words", "pairs")
+    __slots__ = ("pairs", "words")
 
     def __init__(self, words: list[str], pairs: list[tuple[int, int]]) -> None:
         self.words = words
@@ -166,7 +166,7 @@ class FeatureParts:
     [['w=Dr', 'line=0', 'stk=O'], ['w=Ruiz', 'line=0']]
     """
 
-    __slots__ = ("words", "units", "offsets", "groups", "_extra")
+    __slots__ = ("_extra", "groups", "offsets", "units", "words")
 
     def __init__(self, words: list[str], units: list[Unit], offsets: list[int],
                  extra: list[list[str]] | None = None, groups: Sequence[Group] | None = None) -> None:
@@ -174,8 +174,9 @@ class FeatureParts:
         self.units = units
         self.offsets = offsets
         if groups is None:
-            groups = [ListGroup(extra if extra is not None else [[] for _ in words])]
-            self._extra = groups[0].items
+            first = ListGroup(extra if extra is not None else [[] for _ in words])
+            groups = [first]
+            self._extra: list[list[str]] | None = first.items
         else:
             if extra is not None:
                 groups = [*groups, ListGroup(extra)]
@@ -219,8 +220,9 @@ class FeatureParts:
 
     def with_extra(self, more: list[list[str]] | Group) -> FeatureParts:
         """A copy with ``more[i]`` (lists, or a group) appended to token ``i``'s extra features."""
-        group = more if hasattr(more, "kind") else ListGroup(more)  # type: ignore[arg-type]
-        return FeatureParts(self.words, self.units, self.offsets, groups=[*self.groups, group])
+        group = more if hasattr(more, "kind") else ListGroup(more)
+        # hasattr() does not narrow `more` to a Group for the type checker
+        return FeatureParts(self.words, self.units, self.offsets, groups=[*self.groups, group])  # type: ignore[list-item]
 
 
 class Featurizer:
@@ -365,7 +367,7 @@ class Featurizer:
             if "dictionary" in wg:
                 ctx += d
         # tuples of strings: cached units are not traversed by every garbage collection
-        per_offset = {o: tuple(f"{o}:{c}" for c in ctx) for o in st["offsets"]}
+        per_offset: dict[int, Sequence[str]] = {o: tuple(f"{o}:{c}" for c in ctx) for o in st["offsets"]}
         return tuple(cur), per_offset
 
     # -- documents -----------------------------------------------------------------------

@@ -42,7 +42,7 @@ from functools import lru_cache
 from typing import Any
 
 from notescrub.errors import ConfigError
-from notescrub.features.extract import FeatureParts, Featurizer
+from notescrub.features.extract import FeatureParts, Featurizer, Unit
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
 
@@ -56,7 +56,7 @@ NP_SOURCES = ("parser", "heuristic")
 _MED_LEXICON = {"en": "medical_terms", "es": "es_medical_terms"}
 _FUNCTION_LEXICON = {"en": "common_words", "es": "es_common_words"}
 _MAX_TERM_WORDS = 4
-_EMPTY_UNIT: tuple[list[str], dict[int, list[str]]] = ([], {})
+_EMPTY_UNIT: Unit = ([], {})
 
 
 class StatDeidFeaturizer:

@@ -45,6 +45,8 @@ class NotescrubRecognizer(EntityRecognizer):
         The language the model reads (``"en"`` for the English models, ``"es"`` for ``es-meddocan``).
     """
 
+    name: str  # set by EntityRecognizer.__init__, which has no type hints
+
     def __init__(self, model: str | Path = "en-default", preset: str | None = None,
                  supported_entities: list[str] | None = None, supported_language: str = "en",
                  name: str = "NotescrubRecognizer") -> None:

@@ -48,7 +48,7 @@ def parse_ann(text: str, ann: str, *, doc_id: str, path: str | Path | None = Non
             tid, label, offs, quoted = m.groups()
             if tid in spans:
                 raise InputFormatError(f"annotation id {tid} used twice", path=where, line=lineno)
-            frags = [tuple(int(x) for x in part.split()) for part in offs.split(";")]
+            frags = [(int(a), int(b)) for a, b in (part.split() for part in offs.split(";"))]  # _T_RE: pairs
             start, end = min(a for a, _ in frags), max(b for _, b in frags)
             spans[tid] = make_span(text, start, end, label, quoted=quoted, fragments=frags if len(frags) > 1 else (),
                                    meta={"id": tid}, path=where, line=lineno)
@@ -76,7 +76,9 @@ def dumps_ann(doc: Document, *, layer: str = "gold") -> str:
     """The ``.ann`` content for the spans of ``layer`` (ids kept when the spans have them)."""
     spans = doc.layer(layer)
     used = {str(s.meta["id"]) for s in spans if re.fullmatch(r"T\d+", str(s.meta.get("id", "")))}
-    n, lines, notes, written = 1, [], [], set()
+    n, written = 1, set()
+    lines: list[str] = []
+    notes: list[str] = []
     for s in spans:
         tid = str(s.meta.get("id", ""))
         if not re.fullmatch(r"T\d+", tid) or tid in written:

@@ -74,8 +74,7 @@ def detection_reason(path: str | Path) -> str:
     """
     p = Path(path)
     if p.is_dir():
-        fmt = detect_format(p)
-        return f"the files of {p.name or p} were read as {fmt}"
+        return f"the files of {p.name or p} were read as {detect_format(p)}"
     fmt = detect_file(p)
     suffix = p.suffix.lower()
     if suffix == ".txt" and fmt == "brat":

@@ -34,7 +34,7 @@ __all__ = ["FORMATS", "FuzzReport", "fuzz", "seed_files"]
 #: formats fuzzed (every readable format)
 FORMATS = ("jsonl", "csv", "parquet", "brat", "i2b2-xml", "i2b2-2006", "inline", "physionet", "txt")
 
-_HOSTILE = [
+_HOSTILE: list[str | bytes] = [
     b"\xc2\xb2", b"\xd9\xa3", "9" * 5000, b"--1", b"-1", b"\xed\xa0\x80", b"\\ud800", b"\\udfff", b"[" * 3000,
     b'{"a":' * 3000, b"null", b"true", b"false", b'"nan"', b"NaN", b"Infinity", b"1e999", b'"', b"'", b"<", b">",
     b"&", b"&e;", b"&#0;", b"&#xD800;", b'<!DOCTYPE r [<!ENTITY e "PHI">]>', b"<TEXT a=\">\">", b"]]>",
@@ -99,8 +99,8 @@ def _mutate(data: bytes, rng: random.Random) -> bytes:
         elif op == 5:  # replace a digit run by something else
             k = data.find(b"0", i)
             if k >= 0:
-                tok = rng.choice([b"\xc2\xb2", b"-1", b"9" * 5000, b"1.5", b" ", b""])
-                data = data[:k] + tok + data[k + 1:]
+                digits = rng.choice([b"\xc2\xb2", b"-1", b"9" * 5000, b"1.5", b" ", b""])
+                data = data[:k] + digits + data[k + 1:]
         else:  # swap two chunks
             j = rng.randrange(len(data) + 1)
             a, b = sorted((i, j))
@@ -129,7 +129,7 @@ class _Timeout(BaseException):
     pass
 
 
-def _alarm(signum, frame):  # type: ignore[no-untyped-def]
+def _alarm(signum, frame):
     raise _Timeout
 
 
@@ -160,7 +160,8 @@ def fuzz(fmt: str, cases: int = 1000, seed: int = 0, time_limit: float = 5.0,
     work = Path(tempfile.mkdtemp(prefix="notescrub-fuzz-"))
     old = signal.signal(signal.SIGALRM, _alarm)
     try:
-        seed_path = seed_files(fmt, work / "seed" if (work / "seed").mkdir() is None else work)
+        (work / "seed").mkdir()
+        seed_path = seed_files(fmt, work / "seed")
         files = [seed_path] if seed_path.is_file() else sorted(p for p in seed_path.iterdir() if p.is_file())
         originals = {p: p.read_bytes() for p in files}
         for _ in range(cases):

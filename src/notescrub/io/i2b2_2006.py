@@ -114,7 +114,7 @@ class _Records:
             raise self._err(f"text outside TEXT in {self.stack[-1]}")
 
 
-def _refuse_entities(where: str | Path, parser: Any):  # type: ignore[no-untyped-def]
+def _refuse_entities(where: str | Path, parser: Any):
     """Documents that declare entities are refused (expansion can blow up in size)."""
     def handler(*_: Any) -> None:
         raise InputFormatError("DTD entity declarations are not supported", path=where, line=parser.CurrentLineNumber)

@@ -98,7 +98,7 @@ def _text_content(raw: str) -> str:
     return "".join(out)
 
 
-def _refuse_entities(where: str | Path, parser: Any):  # type: ignore[no-untyped-def]
+def _refuse_entities(where: str | Path, parser: Any):
     """Entity declarations would be expanded by the parser but not in the raw TEXT we cut
     (wrong offsets), and can blow up in size: documents that declare any are refused."""
     def handler(*_: Any) -> None:

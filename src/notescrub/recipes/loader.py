@@ -274,7 +274,7 @@ class Component(Detector):
         self.__dict__["post"] = post
 
     @property
-    def patient_level(self) -> bool:  # type: ignore[override]
+    def patient_level(self) -> bool:
         return bool(getattr(self.inner, "patient_level", False))
 
     def __getattr__(self, item: str) -> Any:

@@ -388,7 +388,7 @@ class ManchesterRecipe(Detector):
         return out
 
     def _usable(self, q: Mapping[str, Any] | None) -> bool:
-        return bool(q) and q["tp"] > 0 and q["precision"] >= self.min_precision and q["recall"] >= self.min_recall
+        return q is not None and bool(q) and q["tp"] > 0 and q["precision"] >= self.min_precision and q["recall"] >= self.min_recall
 
     def _plan(self, groups: Mapping[str, set[str]], quality: Mapping[str, Mapping[str, Any]]
               ) -> dict[str, dict[str, Any]]:

@@ -69,7 +69,8 @@ class StackedWeights(CRFWeights):
             own_to_union.append(np.fromiter((setdefault(a, len(union)) for a in w.attr_index), dtype=np.int64,
                                             count=len(w.attr_index)))
         n_attrs = len(union)
-        rows, cols, vals, labels, slices, union_to_own = [], [], [], [], [], []
+        rows, cols, vals, slices, union_to_own = [], [], [], [], []
+        labels: list[str] = []
         width = 0
         for k, (w, o2u) in enumerate(zip(members, own_to_union)):
             coo = w.state.tocoo()
@@ -160,11 +161,11 @@ def share_crf_scoring(detectors: Iterable[Any]) -> int:
         if len(members) < 2:
             continue
         ws = [w for _, w in members]
-        key = tuple(id(w) for w in ws)
-        stacked = _STACKS.get(key)
+        ids = tuple(id(w) for w in ws)
+        stacked = _STACKS.get(ids)
         if stacked is None or any(a is not b for a, b in zip(stacked.members, ws)):
             stacked = StackedWeights.stack(ws)
-            _STACKS[key] = stacked
+            _STACKS[ids] = stacked
         for k, (det, w) in enumerate(members):
             det.weights_ = MemberWeights(w.labels, w.attr_index, w.state, w.trans, group=stacked, member=k)
         grouped += len(members)

@@ -113,7 +113,7 @@ class Operator(ABC):
     def replacement(self, ctx: Context) -> str:
         """The text replacing ``ctx.text``."""
 
-    def prepare(self, doc: Document, items: Sequence[tuple[Span, str]], state: ReplaceState, patient: str,
+    def prepare(self, doc: Document, items: Sequence[tuple[Span, str]], state: ReplaceState, patient: str,  # noqa: B027 - optional hook
                 key: SurrogateKey | None) -> None:
         """Look at the document's spans handled by this operator before replacing (optional)."""
 

@@ -79,7 +79,7 @@ class _Handle(Operator):
         return new if new != text else same_shape(text, ctx.key.rng("HANDLE", ctx.patient, normalise_value(text)))
 
     def _known(self, ctx: Context) -> dict[str, tuple[str, list[str]]]:
-        return ctx.state.cache("name-words").get(ctx.patient, {})  # type: ignore[no-any-return]
+        return ctx.state.cache("name-words").get(ctx.patient, {})
 
     def _render(self, ctx: Context, role: str, words: list[str]) -> str:
         pick = self.names._given if role == "given" else self.names._family

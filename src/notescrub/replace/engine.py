@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
-from notescrub.docref import doc_ref
 from notescrub.detect.resolve import Resolver, get_resolver
+from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, NotescrubError, OffsetError, ProcessingError
 from notescrub.replace.base import Context, Operator, ReplaceState
 from notescrub.replace.keys import SurrogateKey

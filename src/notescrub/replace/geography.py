@@ -235,7 +235,7 @@ class Geography(Operator):
                     break
                 cand = pool[rng.randrange(len(pool))]
             cache[k] = cand
-        return cache[k]  # type: ignore[no-any-return]
+        return cache[k]
 
     # -- replacing ----------------------------------------------------------------------
     def replacement(self, ctx: Context) -> str:

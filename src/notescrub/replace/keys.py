@@ -23,9 +23,9 @@ import hashlib
 import hmac
 import logging
 import os
-import stat
 import random
 import secrets
+import stat
 import unicodedata
 from pathlib import Path
 

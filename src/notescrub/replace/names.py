@@ -193,8 +193,9 @@ def _scrub_digits(text: str, ctx: Context) -> str:
     """
     if not any(c.isdigit() for c in text):
         return text
-    assert ctx.key is not None
-    return _DIGITS.sub(lambda m: same_shape(m.group(), ctx.key.rng("NAME-digits", ctx.patient, m.group())), text)
+    key = ctx.key
+    assert key is not None
+    return _DIGITS.sub(lambda m: same_shape(m.group(), key.rng("NAME-digits", ctx.patient, m.group())), text)
 
 
 class NameSurrogate(Operator):
@@ -269,7 +270,7 @@ class NameSurrogate(Operator):
             return "family" if word.lower() in surnames and gender_of_name(word) is None else "given"
         return "family"
 
-    def _pick(self, ctx: Context, role: str, norm: str, draw) -> str:  # type: ignore[no-untyped-def]
+    def _pick(self, ctx: Context, role: str, norm: str, draw) -> str:
         cache = ctx.state.cache("names")
         k = (ctx.patient, role, norm, ctx.locale)
         if k not in cache:
@@ -314,7 +315,7 @@ class NameSurrogate(Operator):
         norm = f"{letter.casefold()}|{normalise_value(surnames[-1]) if surnames else ''}"
         alphabet = "ABCDEFGHIJKLMNOPRSTW"
 
-        def draw(rng):  # type: ignore[no-untyped-def]
+        def draw(rng):
             return alphabet[rng.randrange(len(alphabet))]
 
         new = self._pick(ctx, "initial", norm, draw)

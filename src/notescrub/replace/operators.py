@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import string
+from typing import Any
 
 from notescrub.errors import ConfigError, LabelError
 from notescrub.replace.base import Context, Operator
@@ -132,7 +133,7 @@ class Hash(Operator):
         words = [w for w in split_name(text) if w.role != "title"]
         if not words:
             return self._token(ctx, text)
-        units: list[list[int]] = []  # hyphen-joined words (Marsh-Whitaker) make one token
+        units: list[list[Any]] = []  # [start, end, role]: hyphen-joined words (Marsh-Whitaker) make one token
         for w in words:
             if units and units[-1][2] == w.role and text[units[-1][1] : w.start] in ("-", "‐"):
                 units[-1][1] = w.end

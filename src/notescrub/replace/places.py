@@ -131,10 +131,10 @@ class _Whole(Operator):
     def vocab(self, ctx: Context) -> Vocabulary:
         return self.vocabulary.for_locale(ctx.locale)
 
-    def draw(self, ctx: Context, rng) -> str:  # type: ignore[no-untyped-def]
+    def draw(self, ctx: Context, rng) -> str:
         raise NotImplementedError
 
-    def pick(self, ctx: Context, norm: str, draw=None) -> str:  # type: ignore[no-untyped-def]
+    def pick(self, ctx: Context, norm: str, draw=None) -> str:
         cache = ctx.state.cache("places")
         k = (ctx.patient, self.role, norm, ctx.locale)
         if k not in cache:
@@ -165,7 +165,7 @@ class City(_Whole):
     name = "city"
     role = "city"
 
-    def draw(self, ctx: Context, rng) -> str:  # type: ignore[no-untyped-def]
+    def draw(self, ctx: Context, rng) -> str:
         return self.vocab(ctx).city(rng)
 
 
@@ -173,7 +173,7 @@ class Country(_Whole):
     name = "country"
     role = "country"
 
-    def draw(self, ctx: Context, rng) -> str:  # type: ignore[no-untyped-def]
+    def draw(self, ctx: Context, rng) -> str:
         return self.vocab(ctx).country(rng)
 
 
@@ -181,7 +181,7 @@ class Profession(_Whole):
     name = "profession"
     role = "profession"
 
-    def draw(self, ctx: Context, rng) -> str:  # type: ignore[no-untyped-def]
+    def draw(self, ctx: Context, rng) -> str:
         return self.vocab(ctx).profession(rng)
 
 
@@ -191,7 +191,7 @@ class StateSurrogate(_Whole):
     name = "state"
     role = "state"
 
-    def draw(self, ctx: Context, rng) -> str:  # type: ignore[no-untyped-def]
+    def draw(self, ctx: Context, rng) -> str:
         abbr = len(ctx.text.strip().rstrip(".")) == 2
         return self.vocab(ctx).state(rng, abbreviated=abbr)
 
@@ -210,7 +210,7 @@ class Facility(_Whole):
             if len(acr) >= 2 and len(_WORD.findall(text)) >= 2:
                 table.setdefault(acr, text)
 
-    def draw(self, ctx: Context, rng) -> str:  # type: ignore[no-untyped-def]
+    def draw(self, ctx: Context, rng) -> str:
         return self.vocab(ctx).proper_word(rng)
 
     def _word(self, ctx: Context, word: str) -> str:
@@ -262,7 +262,7 @@ class Street(Facility):
                 key: SurrogateKey | None) -> None:
         return None
 
-    def draw(self, ctx: Context, rng) -> str:  # type: ignore[no-untyped-def]
+    def draw(self, ctx: Context, rng) -> str:
         return self.vocab(ctx).surname(rng)
 
     def replacement(self, ctx: Context) -> str:

@@ -64,14 +64,15 @@ def _faker_lists(locale: str) -> dict[str, tuple[str, ...]]:
         states_abbr: Sequence[str] = ()
         streets: Sequence[str] = Addr.street_prefixes
     else:
-        from faker.providers.address.en_US import Provider as Addr  # type: ignore[no-redef]
-        from faker.providers.job.en_US import Provider as Job  # type: ignore[no-redef]
-        from faker.providers.person.en_US import Provider as Person  # type: ignore[no-redef]
+        # the en_US providers are other classes than the es_ES ones above, with the same attributes
+        from faker.providers.address.en_US import Provider as Addr  # type: ignore[assignment]
+        from faker.providers.job.en_US import Provider as Job  # type: ignore[assignment]
+        from faker.providers.person.en_US import Provider as Person  # type: ignore[assignment]
 
         cities = packaged_list("us_cities")
         states = Addr.states
-        states_abbr = Addr.states_abbr
-        streets = Addr.street_suffixes
+        states_abbr = Addr.states_abbr  # type: ignore[attr-defined]
+        streets = Addr.street_suffixes  # type: ignore[assignment]
     return {
         "given_M": tuple(Person.first_names_male),
         "given_F": tuple(Person.first_names_female),

@@ -30,6 +30,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from notescrub.errors import ProcessingError
 from notescrub.types import Document
@@ -99,7 +100,7 @@ class GroupBuffer:
         self._mem: dict[str, list[Positioned]] = {}
         self._disk: dict[str, list[tuple[int, int]]] = {}  # key -> [(offset, length)]
         self._chars = 0
-        self._file = None
+        self._file: IO[bytes] | None = None
         self.spilled = 0  # notes written to the spill file so far
 
     def __len__(self) -> int:

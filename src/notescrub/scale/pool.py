@@ -139,7 +139,7 @@ def _run_chunk(index: int, groups: list[list[tuple[int, Any]]], folder: str,
                 on_group(len(g))
     except NotescrubError as exc:  # fail closed: no chunk file; the message names positions only
         return index, str(exc), _drain()
-    header = {"skipped": res.skipped, "report": dict(res.report)}
+    header: dict[str, Any] = {"skipped": res.skipped, "report": dict(res.report)}
     RunFolder(Path(folder)).write_chunk(index, res.records, header)
     header["n"] = len(res.records)
     return index, header, _drain()

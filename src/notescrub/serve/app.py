@@ -89,8 +89,11 @@ def create_app(config: ServeConfig) -> FastAPI:
                           initargs=(config.model, config.preset, config.key))
         state["pool"] = pool
         warm = asyncio.create_task(pool.start(worker.ping))
-        warm.add_done_callback(lambda t: t.cancelled() or t.exception() is None or
-                               log.error("workers failed to start (%s)", type(t.exception()).__name__))
+        def _failed(t: asyncio.Task[Any]) -> None:
+            if not t.cancelled() and t.exception() is not None:
+                log.error("workers failed to start (%s)", type(t.exception()).__name__)
+
+        warm.add_done_callback(_failed)
         log.info("serving model %s (preset %s) with %d worker(s); surrogate key %s", config.model,
                  info["preset"], config.workers, config.key_source)
         try:

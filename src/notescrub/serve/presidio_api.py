@@ -98,10 +98,11 @@ def anonymize(payload: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(text, str):
         raise InvalidAnonymizerRequest("Invalid input, text must be a string")
     try:
-        operators = AppEntitiesConvertor.operators_config_from_json(payload.get("anonymizers"))
+        # a missing key gives None, which presidio handles (no operators; a clear error for results)
+        operators = AppEntitiesConvertor.operators_config_from_json(payload.get("anonymizers"))  # type: ignore[arg-type]
         if AppEntitiesConvertor.check_custom_operator(operators):
             raise InvalidAnonymizerRequest("Custom type anonymizer is not supported")
-        results = AppEntitiesConvertor.analyzer_results_from_json(payload.get("analyzer_results"))
+        results = AppEntitiesConvertor.analyzer_results_from_json(payload.get("analyzer_results"))  # type: ignore[arg-type]
         result = _ENGINE.anonymize(text=text, analyzer_results=results, operators=operators)
     except InvalidParamError as exc:
         raise InvalidAnonymizerRequest(exc.err_msg) from None

@@ -136,7 +136,9 @@ def _parse(template: str) -> list[tuple[bool, str]]:
 
 
 def _split_alternatives(body: str) -> list[str]:
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for c in body:
         if c == "|" and depth == 0:
             parts.append("".join(cur))

@@ -95,7 +95,7 @@ class PatientWorld:
             dob = dob.replace(year=max(dob.year - 1, 1))
         patient = make_person(rng, role="PATIENT")
         relatives = []
-        for i in range(rng.randint(2, 4)):
+        for _ in range(rng.randint(2, 4)):
             same_family = rng.random() < 0.6
             rel = make_person(rng, role="PATIENT", culture=patient.culture if same_family and patient.culture not in ("word",) else None,
                               last=patient.last if same_family and rng.random() < 0.7 else None)

@@ -61,8 +61,10 @@ OUTSIDE = "O"
 
 
 class _Tok(Protocol):
-    start: int
-    end: int
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
 
 
 @dataclass
@@ -116,7 +118,7 @@ def resolve_overlaps(spans: Sequence[Span]) -> tuple[list[Span], list[Span]]:
 
     order = sorted(spans, key=lambda s: (-s.length, s.start, s.label))
     rank = {id(s): i for i, s in enumerate(order)}
-    kept = greedy(order, key=lambda s: -rank[id(s)])
+    kept = greedy(order, key=lambda s: (-rank[id(s)],))
     kept_ids = {id(s) for s in kept}
     dropped = [s for s in order if id(s) not in kept_ids]
     return kept, dropped

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["looks_like", "common_share"]
+__all__ = ["common_share", "looks_like"]
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _LEXICON = {"en": "common_words", "es": "es_common_words"}

@@ -19,7 +19,7 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
-__all__ = ["lines", "sentences", "sections", "Heading", "wrap_width", "section_at"]
+__all__ = ["Heading", "lines", "section_at", "sections", "sentences", "wrap_width"]
 
 
 class Heading(NamedTuple):
@@ -68,7 +68,7 @@ def wrap_width(text: str, line_offsets: list[tuple[int, int]] | None = None) -> 
 
 def _is_heading_line(line: str) -> bool:
     m = _CAPS_HEADING_RE.match(line)
-    return bool(m) and sum(c.isalpha() for c in m.group(1)) >= 3
+    return m is not None and sum(c.isalpha() for c in m.group(1)) >= 3
 
 
 def _continues(line: str, nxt: str, width: int) -> bool:
@@ -120,7 +120,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 _ABBREV = frozenset(
-    "dr mr mrs ms drs st vs pt pts no nº dra sr sra sres fig approx etc jr sr e.g i.e hx dx tx rx b.i.d t.i.d q.d p.o".split()
+    ["dr", "mr", "mrs", "ms", "drs", "st", "vs", "pt", "pts", "no", "nº", "dra", "sr", "sra", "sres", "fig", "approx", "etc", "jr", "sr", "e.g", "i.e", "hx", "dx", "tx", "rx", "b.i.d", "t.i.d", "q.d", "p.o"]
 )
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["Token", "tokenize", "Tokenizer"]
+__all__ = ["Token", "Tokenizer", "tokenize"]
 
 
 class Token(NamedTuple):

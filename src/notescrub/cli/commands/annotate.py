@@ -150,10 +150,10 @@ def _run(args: argparse.Namespace, builder: Any) -> int:
     from notescrub.io.atomic import atomic_file
 
     fmt = args.format or detect_format(args.input)
-    columns = table_options(args, fmt)
+    columns: dict[str, Any] = table_options(args, fmt)
     task = builder()
 
-    def read(report: bool):  # type: ignore[no-untyped-def]
+    def read(report: bool):
         return read_corpus(args.input, fmt, **columns)
 
     folder = cli_batch.run_folder(args)

@@ -71,7 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="exit 1 when any PHI-like pattern is flagged")
 
 
-def _original_phi(args: argparse.Namespace, original: list) -> tuple[list, str, str]:  # type: ignore[type-arg]
+def _original_phi(args: argparse.Namespace, original: list) -> tuple[list, str, str]:
     """``(documents, layer, source)``: the original with its PHI in ``layer``, described by ``source``."""
     from notescrub.cli.options import load_model_from_args
     from notescrub.registry import DEFAULT_MODEL

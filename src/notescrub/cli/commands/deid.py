@@ -108,7 +108,7 @@ def _shift_range(text: str) -> tuple[int, int]:
     return lo, hi
 
 
-def _key(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _key(args: argparse.Namespace):
     """``(key, generated)``: the loaded key, or a new one still to be saved."""
     from notescrub.replace.keys import SurrogateKey
 
@@ -120,7 +120,7 @@ def _key(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return SurrogateKey.generate(), True
 
 
-def _save_new_key(key) -> None:  # type: ignore[no-untyped-def]
+def _save_new_key(key) -> None:
     from notescrub.replace.keys import default_key_dir
 
     path = key.save(default_key_dir() / f"notescrub-{key.id}.key")
@@ -132,7 +132,7 @@ def _save_new_key(key) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def _pipeline(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _pipeline(args: argparse.Namespace):
     from notescrub.cli.options import load_model_from_args
 
     pipeline = load_model_from_args(args)
@@ -184,7 +184,7 @@ def _keep_fields(values: list[str]) -> set[str]:
     return out
 
 
-def _replacer(args: argparse.Namespace, key):  # type: ignore[no-untyped-def]
+def _replacer(args: argparse.Namespace, key):
     from notescrub.replace.engine import Replacer
 
     return Replacer(
@@ -195,7 +195,7 @@ def _replacer(args: argparse.Namespace, key):  # type: ignore[no-untyped-def]
     )
 
 
-def build_task(args: argparse.Namespace, key, release_key, pipeline=None):  # type: ignore[no-untyped-def]
+def build_task(args: argparse.Namespace, key, release_key, pipeline=None):
     """The per-group task of this command (also what a worker builds where it cannot be forked)."""
     from notescrub.replace.release import ReleasePolicy
     from notescrub.scale.work import DeidTask
@@ -255,11 +255,11 @@ def _run(args: argparse.Namespace) -> int:
     task = build_task(args, key, release_key)
     unreadable: list = []
 
-    def _skip(err) -> None:  # type: ignore[no-untyped-def]
+    def _skip(err) -> None:
         unreadable.append(err)
         log.warning("skipped unreadable input: %s", err)
 
-    def read(report: bool):  # type: ignore[no-untyped-def]
+    def read(report: bool):
         return read_corpus(args.input, fmt, skip_bad=args.skip_bad, on_skip=_skip if report else (lambda e: None),
                            **columns)
 
@@ -287,7 +287,7 @@ def _run(args: argparse.Namespace) -> int:
     return 1 if skipped else 0
 
 
-def _write_outputs(args: argparse.Namespace, fmt: str, batch, to_stdout: bool, columns: dict) -> None:  # type: ignore[no-untyped-def]
+def _write_outputs(args: argparse.Namespace, fmt: str, batch, to_stdout: bool, columns: dict) -> None:
     from notescrub.io import write_corpus
 
     if not batch.written:

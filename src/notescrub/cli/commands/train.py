@@ -92,10 +92,7 @@ def dev_scores(model: Any, dev_docs: list, labels: list[str]) -> dict[str, Any]:
     meddocan = set(labels) <= set(scheme_labels("meddocan"))
     scheme = "meddocan" if meddocan else "i2b2-2014"
     res = evaluate(dev_docs, preds, scheme=scheme, bootstrap_resamples=0)
-    if meddocan:
-        strict = res["meddocan"]["subtask1"]
-    else:
-        strict = res["i2b2_2014"]["strict"]["micro"]
+    strict = res["meddocan"]["subtask1"] if meddocan else res["i2b2_2014"]["strict"]["micro"]
     return {"scheme": scheme, "strict_micro": {k: strict.get(k) for k in ("precision", "recall", "f1", "tp", "fp", "fn")},
             "documents": len(dev_docs)}
 
