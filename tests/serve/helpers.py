@@ -26,7 +26,7 @@ class Server:
     """A running service; ``call`` returns ``(status, json body, headers)``."""
 
     def __init__(self, args: list[str], token: str | None = None, env: dict[str, str] | None = None,
-                 ready_timeout: float = 120.0) -> None:
+                 ready_timeout: float = 600.0) -> None:
         self.port = free_port()
         self.token = token
         self.base = f"http://127.0.0.1:{self.port}"

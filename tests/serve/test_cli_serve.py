@@ -37,7 +37,7 @@ def test_en_default_service_end_to_end():
     pytest.importorskip("presidio_anonymizer")
     from tests.serve.helpers import Server
 
-    srv = Server(["--workers", "1"], ready_timeout=600.0)  # en-default loads slowly on a busy machine
+    srv = Server(["--workers", "1", "--timeout", "600"], ready_timeout=600.0)  # a busy machine loads en-default slowly
     try:
         note = (Path(__file__).resolve().parents[2] / "examples" / "sample_note.txt").read_text(encoding="utf-8")
         status, body, _ = srv.call("POST", "/v1/annotate", {"text": note, "patient_id": "P1"})
