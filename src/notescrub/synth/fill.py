@@ -192,9 +192,15 @@ class NoteContext:
 
     def person(self, p: Person, form: str, label: str) -> None:
         prefix, value, suffix = render(p, form, self.rng)
+        # a rendered form can carry blanks at its edges (an empty middle name): they belong to
+        # the text around the span, which must start and end on the name itself
+        core = value.strip()
+        lead, trail = value[: len(value) - len(value.lstrip())], value[len(value.rstrip()) :]
+        prefix, suffix = prefix + (lead if core else ""), (trail if core else "") + suffix
         if prefix:
             self.b.text(prefix)
-        self.b.phi(label, value)
+        if core:
+            self.b.phi(label, core)
         if suffix:
             self.b.text(suffix)
 
