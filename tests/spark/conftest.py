@@ -31,7 +31,7 @@ def spark():
     from pyspark.sql import SparkSession
 
     session = (SparkSession.builder.master("local[2]").appName("notescrub-tests")
-               .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").config("spark.sql.shuffle.partitions", "4")
                .config("spark.default.parallelism", "2").getOrCreate())
     session.sparkContext.setLogLevel("OFF")
     yield session

@@ -57,6 +57,8 @@ def session(master: str | None = None, conf: dict[str, str] | None = None, *, ap
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
         builder = builder.config("spark.ui.enabled", "false")
+    if not verbose:
+        builder = builder.config("spark.ui.showConsoleProgress", "false")
     for k, v in (conf or {}).items():
         builder = builder.config(k, v)
     spark = builder.getOrCreate()
