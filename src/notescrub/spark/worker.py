@@ -215,7 +215,8 @@ def process(command: str, frame: Any, cols: Columns, ns: argparse.Namespace,
                                     for s in rec["spans"]])
         for name in cols.keep:
             out[name].append(frame[name].iloc[row])
-    return pd.DataFrame(out, columns=list(out))
+    # object columns: pandas would make empty ones float64, which Arrow cannot turn into lists of spans
+    return pd.DataFrame({name: pd.Series(values, dtype=object) for name, values in out.items()})
 
 
 def _output_names(command: str, cols: Columns) -> list[str]:

@@ -171,12 +171,18 @@ def _run(spark: Any, args: argparse.Namespace, command: str, fmt: str, key: Any)
     else:
         result = annotate(df, args.text_column, args.id_column, patient, keep_columns=keep,
                           threshold=args.threshold, labels=args.labels, **model)
-    result = result.orderBy(order).drop(order)
+    from pyspark import StorageLevel
+
+    # sorting samples its input first: keep the results (on the executors' disks) so that the
+    # notes are processed once, not once for the sample and again for the output
+    result = result.persist(StorageLevel.DISK_ONLY)
     try:
-        tables.write_table(result, out, fmt, overwrite=args.force)
+        tables.write_table(result.orderBy(order).drop(order), out, fmt, overwrite=args.force)
     except ConfigError:
         raise
     except Exception as exc:  # a Spark job failure: its text may quote data; keep notescrub's line only
         raise job_error(exc) from None
+    finally:
+        result.unpersist()
     log.info("%s: wrote %s (%s)", command, out, fmt)
     return 0
