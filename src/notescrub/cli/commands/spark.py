@@ -114,8 +114,8 @@ def job_error(exc: BaseException) -> ProcessingError:
 
     >>> str(job_error(RuntimeError("... notescrub.errors.ProcessingError: document 3 (doc#1a2b) could not be ...")))
     'the Spark job failed: document 3 (doc#1a2b) could not be ...'
-    >>> str(job_error(RuntimeError("ArrowInvalid: Could not convert 'Ruiz' with type str")))
-    'the Spark job failed (RuntimeError; run with -v to see Spark\\'s log, which may quote data)'
+    >>> "Ruiz" in str(job_error(RuntimeError("ArrowInvalid: Could not convert 'Ruiz' with type str")))
+    False
     """
     found = re.findall(r"notescrub\.errors\.\w+: ([^\n]*)", str(exc))
     if found:
