@@ -34,6 +34,11 @@ def corpus(tmp_path_factory):
     return root, rows
 
 
+def read_csv(path):
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
 def read_parquet(path):
     import pyarrow.parquet as pq
 
@@ -73,7 +78,7 @@ def test_csv_folder_and_annotate(spark, corpus, tmp_path):
     assert main(["-q", "spark", "deid", str(root / "notes.csv"), "-o", str(out), "--key-file",
                  str(root / "site.key"), "--model", "rules-en"]) == 0
     parts = sorted(out.glob("part-*.csv"))
-    got = [r for p in parts for r in csv.DictReader(open(p, encoding="utf-8", newline=""))]
+    got = [r for p in parts for r in read_csv(p)]
     assert [r["id"] for r in got] == [r["id"] for r in rows]
     ref = tmp_path / "ref"
     assert main(["-q", "spark", "deid", str(root / "notes.parquet"), "-o", str(ref), "--key-file",
@@ -86,8 +91,7 @@ def test_csv_folder_and_annotate(spark, corpus, tmp_path):
     assert list(ann[0]) == ["id", "logprob", "spans"] and len(ann) == len(rows)
 
 
-def test_failing_note_fails_the_job_and_writes_nothing(spark, corpus, tmp_path, capsys):
-    root, rows = corpus
+def test_failing_note_fails_the_job_and_writes_nothing(spark, tmp_path, capsys):
     bad = tmp_path / "bad.csv"
     with open(bad, "w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, ["id", "patient", "text"])
@@ -100,7 +104,7 @@ def test_failing_note_fails_the_job_and_writes_nothing(spark, corpus, tmp_path, 
     assert "the Spark job failed: document" in err and "has no text" in err and "Ruiz" not in err
     assert main(["-q", "spark", "deid", str(bad), "-o", str(out), "--mode", "tag", "--model", "rules-en",
                  "--skip-bad"]) == 0
-    assert [r["id"] for p in out.glob("part-*.csv") for r in csv.DictReader(open(p, encoding="utf-8"))] == ["a"]
+    assert [r["id"] for p in out.glob("part-*.csv") for r in read_csv(p)] == ["a"]
 
 
 def test_key_is_required_for_surrogates(corpus, capsys):

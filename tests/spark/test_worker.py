@@ -6,10 +6,10 @@ import pytest
 
 pd = pytest.importorskip("pandas")
 
-from notescrub.errors import ConfigError, ProcessingError  # noqa: E402
-from notescrub.replace.keys import SurrogateKey  # noqa: E402
-from notescrub.replace.release import ReleasePolicy  # noqa: E402
-from notescrub.spark import worker  # noqa: E402
+from notescrub.errors import ConfigError, ProcessingError
+from notescrub.replace.keys import SurrogateKey
+from notescrub.replace.release import ReleasePolicy
+from notescrub.spark import worker
 
 KEY = SurrogateKey.from_seed("spark-worker")
 COLS = worker.Columns(text="text", id="id", patient="patient", position="pos", keep=("site",))
@@ -37,7 +37,7 @@ def test_deid_rows_in_position_order_with_pseudonyms_and_kept_columns():
         assert "Ruiz" not in text
     # the same doctor of the same patient gets the same surrogate in both notes
     a, b = out.iloc[0], out.iloc[2]
-    name = lambda row: next(row["text"][s["start"]:s["end"]] for s in row["spans"] if s["type"] == "DOCTOR")  # noqa: E731
+    name = lambda row: next(row["text"][s["start"]:s["end"]] for s in row["spans"] if s["type"] == "DOCTOR")
     assert name(a) == name(b)
     assert all(set(s) == {"start", "end", "type", "score"} for row in out["spans"] for s in row)
 
@@ -79,7 +79,7 @@ def test_annotate_spans_match_the_annotate_record():
     assert list(out.columns) == ["id", "logprob", "spans"]
     first = out.iloc[0]
     assert first["id"] == "a"
-    assert [(s["start"], s["end"], s["type"]) for s in first["spans"]][0] == (12, 16, "DOCTOR")
+    assert (first["spans"][0]["start"], first["spans"][0]["end"], first["spans"][0]["type"]) == (12, 16, "DOCTOR")
     assert set(first["spans"][0]) == {"start", "end", "type", "phi", "score", "source"}
 
 

@@ -89,7 +89,14 @@ def _plan(df: Any, command: str, cols: worker.Columns, ns: Any, keys: tuple, out
 
 def _spans_field(name: str, fields: tuple[tuple[str, str], ...]) -> Any:
     """``name: array<struct<...>>`` with ``fields``."""
-    from pyspark.sql.types import ArrayType, DoubleType, IntegerType, StringType, StructField, StructType
+    from pyspark.sql.types import (
+        ArrayType,
+        DoubleType,
+        IntegerType,
+        StringType,
+        StructField,
+        StructType,
+    )
 
     types = {"int": IntegerType(), "string": StringType(), "double": DoubleType()}
     item = StructType([StructField(n, types[t], True) for n, t in fields])

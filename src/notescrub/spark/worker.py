@@ -40,7 +40,7 @@ from notescrub.errors import ConfigError, ProcessingError
 from notescrub.replace.keys import SurrogateKey
 from notescrub.types import GOLD, Document
 
-__all__ = ["ANNOTATE_OPTIONS", "Columns", "DEID_OPTIONS", "options", "process"]
+__all__ = ["ANNOTATE_OPTIONS", "DEID_OPTIONS", "Columns", "options", "process"]
 
 #: ``notescrub deid`` options that :func:`notescrub.spark.deidentify` takes as keywords
 DEID_OPTIONS = frozenset({"model", "preset", "recall_bias", "mode", "types", "resolve", "date_shift", "age_bucket",
@@ -168,9 +168,11 @@ def _documents(frame: Any, cols: Columns, skip_bad: bool) -> list[tuple[int, Doc
 def _missing(value: Any) -> bool:
     if value is None or (isinstance(value, str) and value == ""):
         return True
+    import pandas as pd  # type: ignore[import-untyped]
+
     try:
-        return bool(value != value)  # NaN, NaT, pandas.NA
-    except (TypeError, ValueError):
+        return bool(pd.isna(value))  # NaN, NaT, pandas.NA
+    except (TypeError, ValueError):  # an array-like cell: not missing
         return False
 
 
@@ -188,7 +190,7 @@ def process(command: str, frame: Any, cols: Columns, ns: argparse.Namespace,
     out in position order; a failing note raises (nothing of the frame is returned) unless
     ``skip_bad``, which leaves it out.
     """
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]
 
     task = _task(command, ns, keys)
     docs = _documents(frame, cols, bool(getattr(ns, "skip_bad", False)))

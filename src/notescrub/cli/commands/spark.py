@@ -163,7 +163,7 @@ def _run(spark: Any, args: argparse.Namespace, command: str, fmt: str, key: Any)
     order = "__notescrub_row"
     df = df.withColumn(order, F.monotonically_increasing_id())  # the input's order, restored before writing
     keep = _keep(args.keep_field) + [order]
-    model = dict(model=args.model, preset=args.preset, recall_bias=args.recall_bias)
+    model = {"model": args.model, "preset": args.preset, "recall_bias": args.recall_bias}
     if command == "deid":
         result = deidentify(df, args.text_column, args.id_column, patient, key=key, mode=args.mode,
                             keep_columns=keep, types=args.types, resolve=args.resolve, date_shift=args.date_shift,
@@ -180,7 +180,7 @@ def _run(spark: Any, args: argparse.Namespace, command: str, fmt: str, key: Any)
         tables.write_table(result.orderBy(order).drop(order), out, fmt, overwrite=args.force)
     except ConfigError:
         raise
-    except Exception as exc:  # a Spark job failure: its text may quote data; keep notescrub's line only
+    except Exception as exc:  # noqa: BLE001 - a Spark job failure: its text may quote data; keep notescrub's line only
         raise job_error(exc) from None
     finally:
         result.unpersist()
