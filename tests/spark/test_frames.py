@@ -96,3 +96,7 @@ def test_columns_keep_and_key_checks(spark, tmp_path, key_file):
         deidentify(df, "note", "note_id", model="no-such-model", mode="tag")
     tagged = deidentify(df, "note", "note_id", model="rules-en", mode="tag").collect()  # no key needed
     assert tagged[0]["note"] == "Seen by Dr. [**DOCTOR**]."
+    # integer ids keep their type; a null patient id is its own group; a null text is refused unless skip_bad
+    ints = spark.createDataFrame([(7, "Dr. Ruiz.", None), (8, None, "P1")], "id long, text string, patient string")
+    rows = deidentify(ints, patient_col="patient", model="rules-en", mode="tag", skip_bad=True).collect()
+    assert [(r["id"], r["patient"], r["text"]) for r in rows] == [(7, None, "Dr. [**DOCTOR**].")]
