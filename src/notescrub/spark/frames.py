@@ -6,8 +6,8 @@ plan the job:
 
 * with ``patient_col``: ``groupBy(group key).applyInPandas`` — a patient's notes meet
   in one call, as the two-pass patient dictionary of ``en-default`` needs. Notes without a
-  patient id are spread over 64 buckets and processed one by one inside the call (each
-  is its own group, as in the CLI);
+  patient id reach the call in batches of up to 64 consecutive rows and are processed one
+  by one inside it (each is its own group, as in the CLI);
 * without: ``mapInPandas`` over Arrow batches, every note its own group (no shuffle).
 
 The executors run :func:`notescrub.spark.worker.process`. Rows come back in no
@@ -37,7 +37,7 @@ ANNOTATE_SPAN = (("start", "int"), ("end", "int"), ("type", "string"), ("phi", "
                  ("source", "string"))
 _POSITION = "__notescrub_pos"
 _GROUP = "__notescrub_group"
-_NULL_BUCKETS = 64  # notes without a patient id: spread over this many groups
+_NULL_BATCH_BITS = 6  # notes without a patient id: up to 2**6 = 64 consecutive rows share one call
 
 
 def _require(purpose: str) -> None:
@@ -82,7 +82,7 @@ def _plan(df: Any, command: str, cols: worker.Columns, ns: Any, keys: tuple, out
 
         return data.mapInPandas(batches, schema)
     patient = F.col(cols.patient).cast("string")
-    bucket = F.concat(F.lit("\0#"), (F.col(_POSITION) % _NULL_BUCKETS).cast("string"))
+    bucket = F.concat(F.lit("\0#"), F.shiftright(F.col(_POSITION), _NULL_BATCH_BITS).cast("string"))
     group = F.when(patient.isNull() | (patient == ""), bucket).otherwise(patient)
     return data.withColumn(_GROUP, group).groupBy(_GROUP).applyInPandas(one, schema)
 
