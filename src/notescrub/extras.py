@@ -12,7 +12,9 @@ reports   matplotlib               HTML reports with plots (``evaluate --report`
 svm       scikit-learn             training SVM taggers (``train --recipe stat-deid``)
 fast      numba                    compiled CRF kernels (same spans, faster batches)
 syntax    spacy, en-core-web-sm    POS and syntactic features (Stat De-id)
-all       every extra above and ``serve``
+spark     pyspark, pandas, pyarrow ``notescrub.spark`` and ``notescrub spark`` (needs
+                                   Java 17 or later)
+all       every extra above, ``serve`` and ``presidio``
 ========= ======================== ===================================================
 
 A command that needs a missing extra stops with one line that names it:
@@ -54,6 +56,7 @@ EXTRAS: dict[str, Extra] = {
     "svm": Extra("sklearn", "scikit-learn"),
     "fast": Extra("numba", "numba"),
     "syntax": Extra("spacy", "spaCy"),
+    "spark": Extra("pyspark", "pyspark"),
 }
 
 
@@ -62,10 +65,13 @@ def require(extra: str, purpose: str, module: str | None = None) -> ModuleType:
 
     ``purpose`` starts the message ("reading Parquet needs pyarrow: pip install
     'notescrub[parquet]'"). An installed module that fails to import (a broken
-    install) is reported as such, with the same install line.
+    install) is reported as such, with the same install line. A ``module`` from another
+    package than the extra's main one (pandas for ``spark``) is named by its own name.
     """
     spec = EXTRAS[extra]
     name = module or spec.module
+    if name.split(".")[0] != spec.module.split(".")[0]:
+        spec = Extra(spec.module, name.split(".")[0])
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
