@@ -6,10 +6,10 @@ import pytest
 
 pd = pytest.importorskip("pandas")
 
-from notescrub.errors import ConfigError, ProcessingError
-from notescrub.replace.keys import SurrogateKey
-from notescrub.replace.release import ReleasePolicy
-from notescrub.spark import worker
+from notescrub.errors import ConfigError, ProcessingError  # noqa: E402 - after the pandas skip
+from notescrub.replace.keys import SurrogateKey  # noqa: E402 - after the pandas skip
+from notescrub.replace.release import ReleasePolicy  # noqa: E402 - after the pandas skip
+from notescrub.spark import worker  # noqa: E402 - after the pandas skip
 
 KEY = SurrogateKey.from_seed("spark-worker")
 COLS = worker.Columns(text="text", id="id", patient="patient", position="pos", keep=("site",))
@@ -37,7 +37,9 @@ def test_deid_rows_in_position_order_with_pseudonyms_and_kept_columns():
         assert "Ruiz" not in text
     # the same doctor of the same patient gets the same surrogate in both notes
     a, b = out.iloc[0], out.iloc[2]
-    name = lambda row: next(row["text"][s["start"]:s["end"]] for s in row["spans"] if s["type"] == "DOCTOR")
+    def name(row):  # type: ignore[no-untyped-def]
+        return next(row["text"][s["start"]:s["end"]] for s in row["spans"] if s["type"] == "DOCTOR")
+
     assert name(a) == name(b)
     assert all(set(s) == {"start", "end", "type", "score"} for row in out["spans"] for s in row)
 
@@ -57,7 +59,7 @@ def test_model_and_task_built_once_per_process():
     models = dict(worker._MODELS)
     worker.process("deid", NOTES, COLS, worker.options("deid", model="rules-en", mode="tag"), (None, KEY))
     assert worker._task("deid", opts, (None, KEY)) is task
-    assert worker._MODELS == models
+    assert models == worker._MODELS
     # another mode is another task, but the same loaded model
     worker.process("deid", NOTES, COLS, worker.options("deid", model="rules-en", mode="mask"), (None, KEY))
     assert worker._task("deid", worker.options("deid", model="rules-en", mode="mask"), (None, KEY)).pipeline \
@@ -84,5 +86,5 @@ def test_annotate_spans_match_the_annotate_record():
 
 
 def test_unknown_option_is_refused_with_the_known_ones():
-    with pytest.raises(ConfigError, match="unknown deid option.*jobs.*known: .*age_bucket"):
+    with pytest.raises(ConfigError, match=r"unknown deid option.*jobs.*known: .*age_bucket"):
         worker.options("deid", jobs=4)

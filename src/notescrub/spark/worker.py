@@ -190,7 +190,7 @@ def process(command: str, frame: Any, cols: Columns, ns: argparse.Namespace,
     out in position order; a failing note raises (nothing of the frame is returned) unless
     ``skip_bad``, which leaves it out.
     """
-    import pandas as pd  # type: ignore[import-untyped]
+    import pandas as pd
 
     task = _task(command, ns, keys)
     docs = _documents(frame, cols, bool(getattr(ns, "skip_bad", False)))
