@@ -82,3 +82,21 @@ if __name__ == "__main__":  # python benchmarks/_procmem.py CMD ...
     import json
 
     print(json.dumps(run_measured(sys.argv[1:])))
+
+
+def notescrub_command(*args: str) -> list[str]:
+    """``python -m notescrub -q ARGS`` with this interpreter."""
+    return [sys.executable, "-m", "notescrub", "-q", *args]
+
+
+def load_average() -> str:
+    """The machine's 1, 5 and 15 minute load averages, as ``/proc/loadavg`` prints them."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def synth_corpus(folder: Path, n: int, suffix: str = ".jsonl") -> Path:
+    """``n`` synthetic notes (seed 0) in ``folder``, generated once and reused."""
+    path = folder / f"synth-{n}{suffix}"
+    if not path.exists():
+        subprocess.run(notescrub_command("synth", "generate", "-n", str(n), "--seed", "0", "-o", str(path)), check=True)
+    return path

@@ -22,22 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _procmem import run_measured  # noqa: E402 - found through the sys.path line above
-
-
-def _notescrub(*args: str) -> list[str]:
-    return [sys.executable, "-m", "notescrub", "-q", *args]
-
-
-def _load() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
-def corpus(folder: Path, n: int) -> Path:
-    path = folder / f"synth-{n}.jsonl"
-    if not path.exists():
-        subprocess.run(_notescrub("synth", "generate", "-n", str(n), "--seed", "0", "-o", str(path)), check=True)
-    return path
+from _procmem import load_average, notescrub_command, run_measured, synth_corpus  # noqa: E402 - a sibling module, found through the path set above
 
 
 def measure(command: str, src: Path, folder: Path, model: str, jobs: int, key: Path) -> dict:
@@ -45,10 +30,10 @@ def measure(command: str, src: Path, folder: Path, model: str, jobs: int, key: P
     args = [command, str(src), "-o", str(out), "--model", model, "--jobs", str(jobs)]
     if command == "deid":
         args += ["--key-file", str(key)]
-    load = _load()
-    r = run_measured(_notescrub(*args))
+    load = load_average()
+    r = run_measured(notescrub_command(*args))
     r.update(command=command, model=model, jobs=jobs, notes=int(src.stem.split("-")[1]), load_before=load,
-             load_after=_load())
+             load_after=load_average())
     r["notes_per_s"] = round(r["notes"] / r["wall_s"], 1)
     print(json.dumps(r), file=sys.stderr, flush=True)
     return r
@@ -66,9 +51,9 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     key = folder / "bench.key"
     if not key.exists():
-        subprocess.run(_notescrub("key", "new", str(key)), check=True, capture_output=True)
-    memory = [measure(a.command, corpus(folder, int(n)), folder, a.model, 1, key) for n in a.sizes.split(",")]
-    src = corpus(folder, a.speed_notes)
+        subprocess.run(notescrub_command("key", "new", str(key)), check=True, capture_output=True)
+    memory = [measure(a.command, synth_corpus(folder, int(n)), folder, a.model, 1, key) for n in a.sizes.split(",")]
+    src = synth_corpus(folder, a.speed_notes)
     speed = {f"jobs_{j}": measure(a.command, src, folder, a.model, j, key) for j in (1, 2)}
     same = (folder / f"out-{a.command}-{src.stem}-j1.jsonl").read_bytes() == \
         (folder / f"out-{a.command}-{src.stem}-j2.jsonl").read_bytes()

@@ -24,30 +24,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _procmem import run_measured  # noqa: E402 - a sibling module, found through the path set above
-
-
-def _notescrub(*args: str) -> list[str]:
-    return [sys.executable, "-m", "notescrub", "-q", *args]
-
-
-def _load() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
-def corpus(folder: Path, n: int) -> Path:
-    path = folder / f"synth-{n}.parquet"
-    if not path.exists():
-        subprocess.run(_notescrub("synth", "generate", "-n", str(n), "--seed", "0", "-o", str(path)), check=True)
-    return path
+from _procmem import load_average, notescrub_command, run_measured, synth_corpus  # noqa: E402 - a sibling module, found through the path set above
 
 
 def measure(label: str, args: list[str], notes: int, out: Path) -> dict:
     if out.exists():
         shutil.rmtree(out) if out.is_dir() else out.unlink()
-    load = _load()
-    r = run_measured(_notescrub(*args))
-    r.update(run=label, notes=notes, load_before=load, load_after=_load())
+    load = load_average()
+    r = run_measured(notescrub_command(*args))
+    r.update(run=label, notes=notes, load_before=load, load_after=load_average())
     r["notes_per_s"] = round(notes / r["wall_s"], 1)
     print(json.dumps(r), file=sys.stderr, flush=True)
     return r
@@ -69,8 +54,8 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     key = folder / "bench.key"
     if not key.exists():
-        subprocess.run(_notescrub("key", "new", str(key)), check=True, capture_output=True)
-    src, tiny = corpus(folder, a.notes), corpus(folder, 10)
+        subprocess.run(notescrub_command("key", "new", str(key)), check=True, capture_output=True)
+    src, tiny = synth_corpus(folder, a.notes, ".parquet"), synth_corpus(folder, 10, ".parquet")
     common = ["--model", a.model, "--key-file", str(key), "--force"]
     runs = {}
     out = folder / "spark-startup"
