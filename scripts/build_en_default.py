@@ -62,7 +62,7 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "merge-name-across-initial", "extend-facility-specialty", "drop-date-test-score",
               "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism", "drop-header-keyword",
               "drop-drug-name", "split-profession-at-clause", "drop-organism-binomial",
-              "grow-name-after-title"]
+              "grow-name-after-title", "drop-date-number-table", "drop-date-visual-acuity"]
 #: the model's own post-processing rule file (copied into every build)
 POST_FILE = Path(__file__).resolve().parents[1] / "src" / "notescrub" / "models" / "en-default" / "post.toml"
 
@@ -130,7 +130,7 @@ def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iteratio
         ComponentSpec("dictionary", "dictionary", options={"enabled": False}),
         ComponentSpec("crf", "stacked", dir="crf", options={"feeders": ["rules", "dictionary"],
                                                            "bias": PRESETS[DEFAULT_PRESET]}),
-        ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": 0.9}),
+        ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": 0.9, "derived_forms": True}),
         ComponentSpec("post", "postprocess", options={"targets": ["crf", "two_pass"], "rules": POST_RULES,
                                                       "files": ["default.toml", POST_FILE.name]}),
     ]

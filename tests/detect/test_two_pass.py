@@ -47,3 +47,40 @@ def test_runs_inside_a_pipeline_grouped_by_patient():
     pipe = Pipeline([First(), PatientDictionary(sources=["first"])])
     docs = list(pipe.pipe([a, b, c]))
     assert [b.text[s.start:s.end] for s in docs[1].layer("phi")] == ["QOLVANEK"]
+
+
+def _derived(texts_layers, **kw):
+    docs = [Document(f"n{i}", t, "P1", layers={"crf": spans} if spans else None) for i, (t, spans) in enumerate(texts_layers)]
+    det = PatientDictionary(sources=["crf"], derived_forms=True, **kw)
+    return [[(d.text[s.start:s.end], s.label) for s in out] for d, out in zip(docs, det.detect_many(docs))]
+
+
+def test_acronyms_of_facility_names_and_parenthesised_short_forms():
+    first = "Transferred from Tallahala Correctional Facility (TCF) to Kessler Transplant Institute."
+    spans = [Span(17, 47, "HOSPITAL", 0.95, "crf"), Span(58, 85, "HOSPITAL", 0.95, "crf")]
+    out = _derived([(first, spans), ("Back to TCF today; KTI listed him. tcf and kti lower case are words.", [])])
+    assert out[1] == [("TCF", "HOSPITAL"), ("KTI", "HOSPITAL")]
+
+
+def test_acronyms_that_are_medical_terms_or_from_short_names_are_not_used():
+    # "Memorial Regional Imaging" -> MRI is a medical term; "Grant Hospital" has two words only
+    text = "Seen at Memorial Regional Imaging and Grant Hospital."
+    spans = [Span(8, 33, "HOSPITAL", 0.95, "crf"), Span(38, 52, "HOSPITAL", 0.95, "crf")]
+    out = _derived([(text, spans), ("MRI brain today. GH follow-up.", [])])
+    assert out[1] == []
+
+
+def test_initials_of_names_only_where_initials_are_written():
+    text = "Consultant: Eilidh Baker. Typed by: tk"
+    spans = [Span(12, 24, "DOCTOR", 0.95, "crf")]
+    other = "Our ref: EB/tk\nEB reviewed the scan.\n- EB\nEB\n"
+    out = _derived([(text, spans), (other, [])])
+    # next to a slash, after a dash at the end of a line, alone on a line; not inside a sentence
+    assert out[1] == [("EB", "DOCTOR"), ("EB", "DOCTOR"), ("EB", "DOCTOR")]
+
+
+def test_derived_forms_are_off_by_default():
+    text = "From Tallahala Correctional Facility (TCF)."
+    doc = Document("a", text, "P1", layers={"crf": [Span(5, 35, "HOSPITAL", 0.95, "crf")]})
+    other = Document("b", "Back to TCF.", "P1")
+    assert PatientDictionary(sources=["crf"]).detect_many([doc, other])[1] == []

@@ -7,6 +7,16 @@ ordinary words ("Rose", "Hope") to capitalised occurrences, and matches the rema
 every note of the patient with longest match over tokens, case-insensitively. A surname
 seen once in "Dr. Ruiz" is thereby also found in "Ruiz agreed" two notes later.
 
+With ``derived_forms=True`` the dictionary also holds the short forms people write for
+what was found (not part of the Manchester system):
+
+* the acronym of a facility or organisation name ("Kessler Transplant Institute" ->
+  ``KTI``) and an acronym given in parentheses right after it ("... Facility (TCF)"),
+  matched only as a whole token in capitals;
+* the initials of a person's name ("Eilidh Baker" -> ``EB``/``eb``), matched only where
+  initials are written: next to a slash ("EB/tk", "typed tk/eb"), after a dash ("-JHP")
+  or alone on a line (a signature).
+
 It runs inside a :class:`~notescrub.pipeline.Pipeline` *after* the detectors whose
 layers it reads (``patient_level = True``, so the pipeline hands it each patient's
 notes together). Reading earlier layers of the same documents is its only input; it
@@ -22,6 +32,7 @@ writes nothing.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -60,6 +71,16 @@ class PatientDictionary(Detector):
         ``None`` disables the frequency check.
     split_names:
         Also add each part of a multi-word name (surname-only and first-name-only repeats).
+    derived_forms:
+        Also add acronyms of facility/organisation names and initials of person names
+        (see the module docstring); off by default (the Manchester recipe's two-pass has none).
+
+    >>> a = Document("n1", "Seen at Kessler Transplant Institute by Dr. Eilidh Baker.", "P1",
+    ...              layers={"crf": [Span(8, 36, "HOSPITAL", 0.95, "crf"), Span(44, 56, "DOCTOR", 0.95, "crf")]})
+    >>> b = Document("n2", "Listed at KTI on 4/2.\\nEB/tk", "P1")
+    >>> det = PatientDictionary(sources=["crf"], derived_forms=True)
+    >>> [(b.text[s.start:s.end], s.label) for s in det.detect_many([a, b])[1]]
+    [('KTI', 'HOSPITAL'), ('EB', 'DOCTOR')]
     """
 
     name = "two_pass"
@@ -73,6 +94,7 @@ class PatientDictionary(Detector):
         min_chars: int = 3,
         max_zipf: float | None = 4.0,
         split_names: bool = True,
+        derived_forms: bool = False,
         name: str = "two_pass",
     ) -> None:
         self.sources = list(sources)
@@ -81,6 +103,7 @@ class PatientDictionary(Detector):
         self.min_chars = min_chars
         self.max_zipf = max_zipf
         self.split_names = split_names
+        self.derived_forms = derived_forms
         self.name = name
 
     # -- harvesting -------------------------------------------------------------------
@@ -103,7 +126,12 @@ class PatientDictionary(Detector):
 
     def build(self, docs: Sequence[Document]) -> dict[tuple[str, ...], tuple[str, bool]]:
         """The patient dictionary: lower-cased token tuple -> (majority label, needs capital)."""
+        return self._build(docs)[0]
+
+    def _build(self, docs: Sequence[Document]) -> tuple[dict[tuple[str, ...], tuple[str, bool]], dict[tuple[str, str], str]]:
+        """The patient dictionary and the derived forms: (kind, form) -> majority label."""
         votes: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
+        derived: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         for doc in docs:
             view = token_view(doc)
             for layer in self.sources:
@@ -114,6 +142,8 @@ class PatientDictionary(Detector):
                     if not words:
                         continue
                     votes[words][s.label] += 1
+                    if self.derived_forms:
+                        self._derive(doc, s, [view.tokens[i].text for i in view.tokens_in(s.start, s.end)], derived)
                     if self.split_names and (s.phi in _NAME_TYPES) and len(words) > 1:
                         for w in words:
                             if w.isalpha() and len(w) > 1:
@@ -123,6 +153,37 @@ class PatientDictionary(Detector):
             kind = self._kind(k)
             if kind != "drop":
                 out[k] = (c.most_common(1)[0][0], kind == "capitalised")
+        return out, {k: c.most_common(1)[0][0] for k, c in derived.items()}
+
+    def _derive(self, doc: Document, s: Span, words: list[str], derived: dict[tuple[str, str], Counter[str]]) -> None:
+        """Add the acronym or initials of span ``s`` (its tokens ``words``) to ``derived``."""
+        phi = s.phi or s.label
+        if phi in _ORG_TYPES:
+            acro = _acronym(words)
+            if acro:
+                derived[("acronym", acro)][s.label] += 1
+            m = _PAREN_ACRONYM.match(doc.text, s.end)
+            if m and not _ambiguous(m.group(1)):
+                derived[("acronym", m.group(1))][s.label] += 1
+        elif phi in _NAME_TYPES:
+            parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
+            if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts):
+                derived[("initials", "".join(w[0] for w in parts))][s.label] += 1
+
+    def _match_derived(self, doc: Document, derived: dict[tuple[str, str], str], taken: list[Span]) -> list[Span]:
+        """Acronym and initials matches of ``doc`` outside the spans already ``taken``."""
+        covered = {i for sp in taken for i in range(sp.start, sp.end)}
+        out = []
+        for t in token_view(doc).tokens:
+            if t.start in covered:
+                continue
+            label = derived.get(("acronym", t.text))
+            if label is None and (t.text.isupper() or t.text.islower()):
+                label = derived.get(("initials", t.text.upper()))
+                if label is not None and not _initials_context(doc.text, t.start, t.end):
+                    label = None
+            if label is not None and _whole_word(doc.text, t.start, t.end):
+                out.append(Span(t.start, t.end, label, 0.8, self.name))
         return out
 
     # -- matching ---------------------------------------------------------------------
@@ -162,16 +223,55 @@ class PatientDictionary(Detector):
         results: list[list[Span]] = [[] for _ in docs]
         for idxs in by_patient.values():
             group = [docs[i] for i in idxs]
-            entries = self.build(group)
-            if not entries:
+            entries, derived = self._build(group)
+            if not entries and not derived:
                 continue
-            max_len = max(len(k) for k in entries)
+            max_len = max((len(k) for k in entries), default=1)
             for i in idxs:
-                results[i] = self._match(docs[i], entries, max_len)
+                results[i] = self._match(docs[i], entries, max_len) if entries else []
+                if derived:
+                    results[i] += self._match_derived(docs[i], derived, results[i])
+                    results[i].sort(key=lambda sp: sp.start)
         return results
 
     def detect(self, doc: Document) -> list[Span]:
         return self.detect_many([doc])[0]
+
+
+_ORG_TYPES = frozenset({"HOSPITAL", "ORGANIZATION"})
+#: words left out of acronyms and initials ("Arkansas Division of Correction" -> ADC)
+_PARTICLES = frozenset({"of", "the", "and", "for", "at", "in", "on", "a", "an", "de", "del", "du", "la", "le",
+                        "van", "von", "der", "da", "di", "dos", "y", "st", "mc"})
+_PAREN_ACRONYM = re.compile(r"[ \t]*\(([A-Z][A-Z&]{1,7})\)")
+_LINE_ALONE = re.compile(r"[ \t]*+[-–—]{0,2}[ \t]*$")
+
+
+def _acronym(words: Sequence[str]) -> str | None:
+    """The capital-letter acronym of a name of three or more words (particles skipped), or None."""
+    parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
+    if len(parts) < 3 or not all(w[0].isupper() for w in parts):
+        return None
+    acro = "".join(w[0] for w in parts).upper()
+    return None if len(acro) > 7 or _ambiguous(acro) else acro
+
+
+def _ambiguous(token: str) -> bool:
+    """A short form that is also a medical term, credential or ordinary word (MRI, ICU, RN)."""
+    low = token.lower()
+    return any(low in _lex(n) for n in ("medical_terms", "credentials", "eponyms", "common_words"))
+
+
+def _initials_context(text: str, start: int, end: int) -> bool:
+    """Initials are written next to a slash ("EB/tk"), after a dash ("-JHP") or alone on a line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    before, after = text[line_start:start], text[end:line_end]
+    if before.rstrip().endswith("/") or after.lstrip().startswith("/"):
+        return True
+    if before.endswith(("-", "--", "—")) and not after.strip():
+        return True
+    return bool(_LINE_ALONE.fullmatch(before)) and not after.strip()
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:

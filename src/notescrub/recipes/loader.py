@@ -89,7 +89,8 @@ _OPTIONS: dict[str, set[str]] = {
     "crf": _COMMON_OPTIONS | {"bias", "threshold"},
     "svm": _COMMON_OPTIONS,
     "lingpipe": _COMMON_OPTIONS,
-    "two_pass": _COMMON_OPTIONS | {"sources", "min_score", "harvest_types", "min_chars", "max_zipf", "split_names"},
+    "two_pass": _COMMON_OPTIONS | {"sources", "min_score", "harvest_types", "min_chars", "max_zipf", "split_names",
+                                    "derived_forms"},
     "postprocess": {"enabled", "targets", "files", "rules"},
     "stacked": _COMMON_OPTIONS | {"bias", "threshold", "feeders"},
 }
@@ -541,7 +542,7 @@ class HybridModel:
             sources = [s for s in sources if s in earlier] if sources is not None else list(earlier)
             kw: dict[str, Any] = {"min_score": float(o.get("min_score", 0.5)),
                                   "types": o.get("harvest_types") or DEFAULT_TYPES}
-            for k in ("min_chars", "max_zipf", "split_names"):
+            for k in ("min_chars", "max_zipf", "split_names", "derived_forms"):
                 if k in o:
                     kw[k] = o[k]
             return PatientDictionary(sources, name=c.name, **kw)
