@@ -26,7 +26,7 @@ def test_accept_reject_leave_input_untouched():
 
 def test_add_trims_blanks_and_refuses_overlap_and_bad_types():
     out, _, summary = apply_action(TEXT, _spans(), "open", "add", {"start": 32, "end": 47, "type": "HOSPITAL"})
-    added = [s for s in out if s["sid"] == 3][0]
+    added = next(s for s in out if s["sid"] == 3)
     assert TEXT[added["start"]:added["end"]] == "Mercy Hospital"  # the blank before it was trimmed
     assert added["origin"] == "reviewer" and added["state"] == "accepted" and summary["sid"] == 3
     with pytest.raises(EditError, match="overlaps span 1"):
