@@ -80,7 +80,7 @@ function setNote(note) {
   const keep = state.sel;
   state.note = note;
   state.tokens = [];
-  const re = /\w+|[^\w\s]/gu;
+  const re = /\w+/gu;  // edges move by words; punctuation between them comes along
   let m;
   while ((m = re.exec(note.text)) !== null) state.tokens.push([m.index, m.index + m[0].length]);
   state.sel = note.spans.some((s) => s.sid === keep) ? keep : (note.spans.length ? note.spans[0].sid : null);
@@ -299,7 +299,7 @@ async function init() {
     for (const [cat, types] of Object.entries(data.types)) {
       const group = el("optgroup");
       group.label = cat;
-      for (const t of types) { state.typeCat[t] = cat; group.append(el("option", "", t)); }
+      for (const t of types) { state.typeCat[t] = cat; const o = el("option", "", t); o.value = t; group.append(o); }
       target.append(group);
     }
   }
