@@ -24,8 +24,9 @@ def _store(tmp_path):
     return store
 
 
-def test_wal_mode_and_queue_order(tmp_path):
+def test_wal_mode_owner_only_file_and_queue_order(tmp_path):
     store = _store(tmp_path)
+    assert store.path.stat().st_mode & 0o777 == 0o600  # it holds note text
     with store.connection() as con:
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     q = store.queue()

@@ -80,7 +80,7 @@ def review_stats(store: ReviewStore) -> dict[str, Any]:
                               "span_f1": span_f1([by_note[n][a] for n in common], [by_note[n][b] for n in common])})
     notes = list(store.queue())
     return {"notes": len(notes), "reviewed": sum(n["status"] == "reviewed" for n in notes), "spans": totals,
-            "reviewers": reviewers, "agreement": agreement, "agreement_measure": "span-level F1 (start, end, type)"}
+            "reviewers": reviewers, "agreement": agreement, "agreement_measure": "span-level F1 on (start, end, type)"}
 
 
 def format_stats(stats: dict[str, Any]) -> str:
@@ -95,7 +95,7 @@ def format_stats(stats: dict[str, Any]) -> str:
         lines.append("  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(row, widths))))
     lines.append("")
     if stats["agreement"]:
-        lines.append(f"agreement ({stats['agreement_measure']}):")
+        lines.append(f"agreement between reviewers, {stats['agreement_measure']}:")
         for a in stats["agreement"]:
             lines.append(f"  {a['reviewers'][0]} vs {a['reviewers'][1]}: {a['span_f1']:.3f} on {a['notes']} note(s)")
     else:

@@ -34,6 +34,7 @@ changes nothing. Edits of different notes never touch each other's rows.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -118,7 +119,14 @@ class ReviewStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        with self._connect() as con:
+        if not self.path.exists():  # it will hold note text: readable by its owner only (as key files)
+            try:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise ConfigError(f"cannot create the review database ({type(exc).__name__})", path=self.path) from None
+        with self.connection() as con:
             con.executescript(_SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:
