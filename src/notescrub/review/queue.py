@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from notescrub.types import Document, Span
@@ -55,6 +56,7 @@ def priority_source(record: Mapping[str, Any]) -> str:
     return "risk" if isinstance(risk, (int, float)) and not isinstance(risk, bool) else "proxy"
 
 
+@lru_cache(maxsize=1)
 def _risk_hook() -> Any:
     """``notescrub.risk.note_risk(doc) -> (risk, suspects)`` when that module exists, else ``None``."""
     if importlib.util.find_spec(_RISK_MODULE) is None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -245,12 +246,18 @@ class _Handler(BaseHTTPRequestHandler):
         """Silence the base class's log lines (they quote the request line, with its query)."""
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Log a connection-level failure by its type only (the default prints a traceback to stderr)."""
+        log.warning("connection failed: %s", type(sys.exc_info()[1]).__name__)
+
+
 def make_server(app: ReviewApp) -> ThreadingHTTPServer:
     """A threaded HTTP server for ``app`` bound to its configured address (port 0: any free port)."""
     handler = type("ReviewHandler", (_Handler,), {"app": app})
-    server = ThreadingHTTPServer((app.config.host, app.config.port), handler)
-    server.daemon_threads = True
-    return server
+    return _Server((app.config.host, app.config.port), handler)
 
 
 def serve_review(app: ReviewApp) -> None:
