@@ -30,6 +30,7 @@ RECIPES: dict[str, str] = {
     "stat-deid": "notescrub.recipes.stat_deid:build",
     "crfd": "notescrub.recipes.crfd:build",
     "lingpipe": "notescrub.recipes.lingpipe:build",
+    "en-default": "notescrub.recipes.en_default:build",
 }
 
 

@@ -13,7 +13,7 @@ from notescrub.errors import ConfigError
 
 NAME = "train"
 HELP = ("train a de-identification model with a seed paper's recipe "
-        "(carafe, wi-deid, aramaki, stat-deid, crfd, h-d, lingpipe, manchester)")
+        "(carafe, wi-deid, aramaki, stat-deid, crfd, h-d, lingpipe, manchester) or en-default's")
 DESCRIPTION = """\
 Train a model on the annotated spans (layer "gold") of TRAIN, in any format
 notescrub reads (i2b2 XML, brat, JSONL, ...), with a recipe reproducing a seed
@@ -38,17 +38,34 @@ Recipes:
             (the LingPipe system of Wellner et al. 2007)
   manchester rules/dictionaries + per-type IO CRFs, post-processing, two-pass patient
             dictionary, priority integration, 3 operating points (Dehghan et al. 2015)
+  en-default the packaged English model's recipe on its own training set (en-dev, its
+            re-populated and re-cased copies, the writers' corpus, synthetic notes; found
+            beside a source checkout, or --set en_dev=FILE --set writers=DIR); --train is
+            optional and, like --add, adds notes. Other parameters: --set iterations=100,
+            c1, c2, synth_patients=80, seed=7, recase=false, holdout_writers=w01,...
+            Takes long: the packaged model trained for 5,902 s (1 h 38 min, 1,079
+            documents, 100 iterations) on a shared 2-core machine (docs/en-default.md).
+
+--add NOTES (repeatable; any annotated format) adds notes to the training data of any
+recipe, e.g. the notes corrected in 'notescrub review' and exported with --export.
+model.json records how many were added (data.added_notes).
 
 examples:
   notescrub train --recipe carafe --train corpus/train/xml -o models/carafe-en
   notescrub train --recipe wi-deid --lang es --train meddocan/train/brat --dev meddocan/dev/brat -o m/
   notescrub train --recipe carafe --train notes.jsonl -o m/ --set c1=0.1 --set max_iterations=100
+  notescrub train --recipe carafe --train notes.jsonl --add reviewed.jsonl -o m/
+  notescrub train --recipe en-default --add reviewed.jsonl -o models/en-site
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--recipe", required=True, metavar="NAME", help="carafe, wi-deid, aramaki, stat-deid, crfd, h-d, lingpipe or manchester")
-    p.add_argument("--train", required=True, metavar="PATH", help="annotated training notes (file or folder)")
+    p.add_argument("--recipe", required=True, metavar="NAME",
+                   help="carafe, wi-deid, aramaki, stat-deid, crfd, h-d, lingpipe, manchester or en-default")
+    p.add_argument("--train", metavar="PATH",
+                   help="annotated training notes (file or folder; required except for en-default)")
+    p.add_argument("--add", action="append", default=[], metavar="NOTES",
+                   help="annotated notes added to the training data (repeatable), e.g. 'notescrub review --export'")
     p.add_argument("--dev", metavar="PATH", help="annotated development notes, scored after training")
     p.add_argument("-o", "--output", required=True, metavar="MODEL_DIR", help="model directory to write")
     p.add_argument("--format", metavar="F", help="input format (default: detected)")
@@ -99,6 +116,8 @@ def dev_scores(model: Any, dev_docs: list, labels: list[str]) -> dict[str, Any]:
 
 #: Recipes whose training needs an extra (notescrub.extras).
 _EXTRAS = {"stat-deid": "svm"}
+#: Recipes that bring their own training set (--train only adds notes to it).
+_OWN_DATA = frozenset({"en-default"})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,6 +130,9 @@ def run(args: argparse.Namespace) -> int:
         from notescrub.extras import require
 
         require(_EXTRAS[args.recipe], f"training recipe {args.recipe}")
+    if args.dev and args.recipe in _OWN_DATA:
+        raise ConfigError(f"--dev is not available with recipe {args.recipe}: score the saved model with "
+                          "'notescrub annotate' and 'notescrub evaluate'")
     out = Path(args.output)
     if out.is_dir() and any(out.iterdir()) and not args.force:  # fail before minutes of training
         raise ConfigError("output directory exists and is not empty (use --force to replace it)", path=out)
@@ -125,16 +147,27 @@ def run(args: argparse.Namespace) -> int:
         model = build(**kwargs)
     except TypeError as exc:
         raise ConfigError(f"recipe {args.recipe!r}: bad parameter ({exc})") from None
-    train = list(read_corpus(args.train, args.format))
-    if not any(d.layer(args.layer) for d in train):
+    own_data = args.recipe in _OWN_DATA
+    if args.train is None and not own_data:
+        raise ConfigError(f"recipe {args.recipe} needs --train PATH (annotated training notes)")
+    train = list(read_corpus(args.train, args.format)) if args.train else []
+    added = [d for path in args.add for d in read_corpus(path)]
+    if args.train and not any(d.layer(args.layer) for d in train):
         raise ConfigError(f"no annotated spans in layer {args.layer!r} of the training data", path=args.train)
-    log.info("training %s on %d documents", args.recipe, len(train))
+    if args.add and not any(d.layer(args.layer) for d in added):
+        log.warning("the --add notes hold no spans in layer %r: they teach the model that they hold no PHI",
+                    args.layer)
+    train += added
+    log.info("training %s on %d documents%s", args.recipe, len(train),
+             f" ({len(added)} added)" if added else "" if not own_data else " plus the recipe's own")
     t0 = time.perf_counter()
     model.fit(train, layer=args.layer)
     seconds = time.perf_counter() - t0
     labels = list(getattr(model, "second_", model).types_)
-    extra: dict[str, Any] = {"recipe": args.recipe, "data": {"train": str(args.train), "dev": args.dev},
-                             "training_seconds": round(seconds, 1)}
+    data: dict[str, Any] = {"train": str(args.train) if args.train else None, "dev": args.dev}
+    if args.add:
+        data.update(added=list(args.add), added_notes=len(added))
+    extra: dict[str, Any] = {"recipe": args.recipe, "data": data, "training_seconds": round(seconds, 1)}
     if args.name:
         extra["model_name"] = args.name
     if args.dev:

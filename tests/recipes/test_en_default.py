@@ -1,0 +1,86 @@
+"""en-default's recipe: its training set receives added (reviewed) notes; a tiny build trains and loads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from notescrub.cli.main import main
+from notescrub.errors import ConfigError
+from notescrub.recipes import get_recipe
+from notescrub.recipes.en_default import EnDefaultTrainer
+from notescrub.recipes.loader import load_with_preset
+from notescrub.types import Document, Span
+
+WRITER_NOTE = ('Seen by Dr. <PHI TYPE="DOCTOR">Hallworth</PHI> on <PHI TYPE="DATE">3/18/2024</PHI> at '
+               '<PHI TYPE="HOSPITAL">Kestrel Valley Hospital</PHI>. Call <PHI TYPE="PHONE">555-201-3344</PHI>.\n')
+
+
+def _sources(root: Path) -> tuple[Path, Path]:
+    """A two-note writers' folder and a two-note en-dev file (fictional)."""
+    writers = root / "writers"
+    (writers / "w01").mkdir(parents=True)
+    for i in (1, 2):
+        (writers / "w01" / f"P90{i}-1.txt").write_text(WRITER_NOTE.replace("Hallworth", f"Hallworth{i}"))
+    en_dev = root / "en-dev.jsonl"
+    with open(en_dev, "w") as fh:
+        for i in (1, 2):
+            text = f"Mr. Pendleford{i} was seen on 04/0{i}/2024."
+            fh.write(json.dumps({"id": f"d{i}", "patient": f"P{i}", "text": text, "spans": [
+                {"start": 4, "end": 4 + len(f"Pendleford{i}"), "type": "PATIENT"},
+                {"start": text.index("04/"), "end": text.index("04/") + 10, "type": "DATE"}]}) + "\n")
+    return writers, en_dev
+
+
+def _added() -> list[Document]:
+    text = "Reviewed: the patient drives truck plate KLT-4471 to dialysis."
+    start = text.index("KLT")
+    return [Document(f"r{i}", text, layers={"gold": [Span(start, start + 8, "VEHICLE")]}) for i in range(3)]
+
+
+def test_training_set_receives_the_added_notes(tmp_path):
+    writers, en_dev = _sources(tmp_path)
+    trainer = EnDefaultTrainer(synth_patients=0, recase=False, writers=writers, en_dev=en_dev)
+    base, data = trainer.training_documents()
+    docs, data_added = trainer.training_documents(_added())
+    assert len(docs) == len(base) + 3 and [d.id for d in docs[-3:]] == ["r0", "r1", "r2"]
+    assert data_added["added_notes"] == 3 and data_added["added_spans"] == 3 and "added_notes" not in data
+    # the rest of the recipe is unchanged: 2 en-dev notes, 2 x 2 re-populated copies, 2 writers' notes
+    assert (data["en_dev_notes"], data["repopulated_notes"], data["writer_notes"]) == (2, 4, 2)
+    assert len(base) == 2 + 4 + 2
+
+
+def test_missing_en_dev_is_named(tmp_path):
+    trainer = EnDefaultTrainer(en_dev=tmp_path / "none.jsonl", writers=tmp_path)
+    with pytest.raises(ConfigError, match="en-dev notes of the en-default recipe"):
+        trainer.training_documents()
+
+
+def test_registered_as_a_recipe():
+    assert isinstance(get_recipe("en-default")(lang="en", iterations=3), EnDefaultTrainer)
+
+
+@pytest.mark.slow
+def test_train_cli_en_default_with_added_notes(tmp_path):
+    writers, en_dev = _sources(tmp_path)
+    added = tmp_path / "reviewed.jsonl"
+    with open(added, "w") as fh:
+        for d in _added():
+            s = d.layer("gold")[0]
+            fh.write(json.dumps({"id": d.id, "text": d.text, "spans": [
+                {"start": s.start, "end": s.end, "type": s.label}]}) + "\n")
+    out = tmp_path / "model"
+    rc = main(["-q", "train", "--recipe", "en-default", "--add", str(added), "-o", str(out),
+               "--set", f"en_dev={en_dev}", "--set", f"writers={writers}", "--set", "synth_patients=0",
+               "--set", "recase=false", "--set", "iterations=5"])
+    assert rc == 0
+    meta = json.loads((out / "model.json").read_text())
+    assert meta["recipe"] == "en-default" and meta["data"]["added_notes"] == 3
+    assert meta["training"]["documents"] == 2 + 4 + 2 + 3
+    crf = json.loads((out / "crf" / "model.json").read_text())
+    assert "VEHICLE" in crf["labels"]  # the label only the added notes carry was learned
+    pipe = load_with_preset(str(out), "max-recall")
+    doc = pipe(Document("t", "Seen by Dr. Hallworth1 on 3/18/2024."))
+    assert any(s.phi == "DATE" for s in doc.layer("phi"))
