@@ -10,6 +10,7 @@ name in :data:`FEATURES`:
 * ``feeder`` -- a feeder detector (rules, dictionaries) of a stacked CRF put a span on
   the token but the final output did not keep it;
 * ``next_to_phi`` -- the token touches a tagged PHI span (one token away): extent errors;
+* ``same_as_tagged`` -- the same word (any case) is tagged elsewhere in the note;
 * ``capital``, ``all_caps``, ``digit`` -- shape;
 * ``name_lexicon`` -- the lower-cased token is a first or last name in the packaged lexicons;
 * ``rarity`` -- ``(8 - zipf) / 8`` from wordfreq (1.0 for unknown words), ``common`` -- in
@@ -24,8 +25,8 @@ The example uses no CRF: ``Ruiz`` is a capitalised, rare, name-lexicon word.
 >>> [doc.text[t.start:t.end] for t in rows.tokens]
 ['Seen', 'by', 'Ruiz', 'today']
 >>> x = rows.matrix[2]
->>> x[FEATURES.index("name_lexicon")], x[FEATURES.index("capital")], x[FEATURES.index("crf_seen")]
-(1.0, 1.0, 0.0)
+>>> [float(x[FEATURES.index(f)]) for f in ("name_lexicon", "capital", "crf_seen")]
+[1.0, 1.0, 0.0]
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ from notescrub.types import PHI, Document
 __all__ = ["FEATURES", "Leftovers", "leftover_features"]
 
 #: Feature names, in matrix column order (the calibration's weights follow this order by name).
-FEATURES: tuple[str, ...] = ("crf_logit", "crf_seen", "feeder", "next_to_phi", "capital", "all_caps", "digit",
-                             "name_lexicon", "rarity", "common")
+FEATURES: tuple[str, ...] = ("crf_logit", "crf_seen", "feeder", "next_to_phi", "same_as_tagged", "capital",
+                             "all_caps", "digit", "name_lexicon", "rarity", "common")
 
 _CLIP = 12.0
 
@@ -93,6 +94,7 @@ def leftover_features(doc: Document, lang: str = "en", layer: str = PHI) -> Left
     posts = [p for p in (token_posteriors.recall(doc, n) for n in token_posteriors.names(doc))
              if p is not None and len(p.p_phi) == len(toks)]
     names, common, zlang = _names(lang)
+    tagged_words = {t.text.lower() for i, t in enumerate(toks) if covered[i]}
     rows: list[list[float]] = []
     kept: list[Token] = []
     types: list[str | None] = []
@@ -118,6 +120,7 @@ def leftover_features(doc: Document, lang: str = "en", layer: str = PHI) -> Left
             1.0 if posts else 0.0,
             float(feeder),
             float(near),
+            float(low in tagged_words),
             float(word[0].isupper()),
             float(len(letters) > 1 and all(c.isupper() for c in letters)),
             float(any(c.isdigit() for c in word)),
