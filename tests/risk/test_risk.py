@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from notescrub.api import analyze, get_pipeline
-from notescrub.detect import token_posteriors
 from notescrub.detect.crf import CRFTagger
 from notescrub.features import Featurizer
 from notescrub.pipeline import Pipeline
@@ -68,18 +67,6 @@ def test_rules_model_risk_is_higher_on_a_missed_name():
     missed = pipe(Document("b", "Zebulon Quackenbush was seen."))
     assert not any(missed.span_text(s) == "Quackenbush" for s in missed.layer("phi"))
     assert assess(missed, pipe).risk > assess(full, pipe).risk
-
-
-def test_crf_decoding_remembers_token_posteriors(tiny):
-    pipe, _ = tiny
-    crf = pipe.detectors[0]
-    doc = pipe(Document("a", "Spoke with Alvarez about the plan."))
-    post = token_posteriors.recall(doc, "crf")
-    assert post is not None and token_posteriors.names(doc) == ["crf"]
-    d = crf.decode(doc, marginals=True)
-    o = crf.tags_.index("O")
-    np.testing.assert_allclose(post.p_phi, 1.0 - np.concatenate(d.marginals)[:, o])
-    assert len(post.p_phi) == len(token_view(doc).tokens) and post.feeder is None
 
 
 def test_suspects_are_ranked_untagged_tokens_of_the_text():
