@@ -9,8 +9,11 @@ same detection and replacement as ``notescrub deid`` and ``notescrub annotate``.
 'Seen by Dr. [**DOCTOR**] on [**DATE**].'
 >>> [(s.label, out.text[s.start:s.end]) for s in out.spans]
 [('DOCTOR', '[**DOCTOR**]'), ('DATE', '[**DATE**]')]
->>> [(s.phi, s.start, s.end) for s in analyze("Call 555-123-4567.", model="rules-en")]
+>>> found = analyze("Call 555-123-4567.", model="rules-en")
+>>> [(s.phi, s.start, s.end) for s in found]
 [('PHONE', 5, 17)]
+>>> found.risk >= 0.0, [(x.start, x.end) for x in found.suspects]
+(True, [(0, 4)])
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from notescrub.errors import ConfigError
 from notescrub.replace.keys import SurrogateKey
 from notescrub.types import Document, Span
 
-__all__ = ["Deidentified", "analyze", "deidentify", "get_pipeline"]
+__all__ = ["Analysis", "Deidentified", "analyze", "deidentify", "get_pipeline"]
 
 _PIPELINES: dict[tuple[str, str | None], Any] = {}
 _LOCK = threading.Lock()
@@ -58,6 +61,32 @@ class Deidentified:
     spans: list[Span] = field(default_factory=list)
 
 
+class Analysis(list[Span]):
+    """The spans :func:`analyze` found (a plain list of :class:`Span`) plus the note's review risk.
+
+    ``risk`` is the expected number of PHI tokens the model left untagged and ``suspects``
+    the untagged tokens most likely to be PHI, best first (offsets into the analysed
+    text; see :mod:`notescrub.risk`). Both are ``None`` for a model with no risk
+    calibration.
+    """
+
+    risk: float | None
+    suspects: list[Any] | None
+
+    def __init__(self, spans: Iterable[Span] = (), risk: float | None = None,
+                 suspects: list[Any] | None = None) -> None:
+        super().__init__(spans)
+        self.risk = risk
+        self.suspects = suspects
+
+
+def _risk(doc: Document, pipe: Any, top_k: int) -> tuple[float | None, list[Any] | None]:
+    from notescrub.risk import packaged_risk
+
+    r = packaged_risk(doc, pipe, top_k)
+    return (None, None) if r is None else (r.risk, r.suspects)
+
+
 def _key(key: SurrogateKey | str | Path | None, mode: str) -> SurrogateKey | None:
     if isinstance(key, SurrogateKey):
         return key
@@ -74,10 +103,14 @@ def analyze(
     preset: str | None = None,
     patient_id: str | None = None,
     types: str | Iterable[str] | None = None,
-) -> list[Span]:
+    suspects: int = 20,
+) -> Analysis:
     """The PHI spans of ``text`` (offsets into ``text``; ``span.phi`` is the canonical type).
 
     ``types`` keeps only these types (canonical subtypes or native labels, or ``"hipaa"``).
+    The result is a list of spans with two attributes: ``risk`` and the ``suspects`` most
+    likely missed PHI tokens (at most ``suspects``), computed on all the model's spans
+    (see :class:`Analysis`).
     """
     from notescrub.replace.engine import parse_types
 
@@ -87,7 +120,8 @@ def analyze(
     doc = pipe(Document("text", text, patient_id=patient_id))
     keep = parse_types(types)
     spans = doc.layer(getattr(pipe, "output_layer", "phi"))
-    return [s for s in spans if keep is None or s.label in keep or (s.phi or "") in keep]
+    risk, listed = _risk(doc, pipe, suspects)
+    return Analysis([s for s in spans if keep is None or s.label in keep or (s.phi or "") in keep], risk, listed)
 
 
 def deidentify(

@@ -76,9 +76,12 @@ def test_deid_batch_modes_and_types(server):
 
 def test_annotate_returns_spans_and_never_the_text(server):
     status, body, _ = server.call("POST", "/v1/annotate", {"text": NOTE})
-    assert status == 200 and set(body) == {"id", "spans"}
+    assert status == 200 and set(body) == {"id", "spans", "risk", "suspects"}
     assert [(NOTE[s["start"]:s["end"]], s["phi"]) for s in body["spans"]][1:] == [("3/18/2024", "DATE"),
                                                                                    ("555-123-4567", "PHONE")]
+    # review risk (packaged rules-en calibration): offsets and scores only, never the text
+    assert isinstance(body["risk"], float) and 0 < len(body["suspects"]) <= 20
+    assert all(set(s) == {"start", "end", "score", "type"} for s in body["suspects"])
 
 
 def test_errors_are_json_and_never_quote_the_note(server):

@@ -48,6 +48,7 @@ from notescrub.detect.crf_decode import (
     sequence_score,
     viterbi,
 )
+from notescrub.detect.token_posteriors import remember
 from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features.extract import FeatureParts, Featurizer
@@ -378,8 +379,9 @@ class CRFTagger(Detector):
 
     def detect(self, doc: Document) -> list[Span]:
         """Spans of ``doc``; records ``doc.metadata[self.name] = {"logprob", "tokens"}``."""
-        d = self.decode(doc)
+        d = self.decode(doc, marginals=True)
         doc.metadata[self.name] = {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
+        remember(doc, self.name, self.tags_, d.marginals, feeder=None)  # for notescrub.risk
         return d.spans
 
     # -- persistence ---------------------------------------------------------------------

@@ -27,8 +27,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from notescrub.detect.base import Detector
 from notescrub.detect.crf import CRFTagger
+from notescrub.detect.token_posteriors import remember
 from notescrub.features.extract import TableGroup
 from notescrub.types import Document, Span
 
@@ -117,9 +120,11 @@ class StackedCRF(Detector):
         self.feeders = list(feeders)
         self.name = name
 
-    def _parts(self, doc: Document):
+    def _parts(self, doc: Document, table: tuple[list[list[str]], list[int]] | None = None):
         feat = self.crf._featurizer()
-        return feat.parts(doc).with_extra(TableGroup(*stack_table(doc, self.feeders, fused=feat.fused)))
+        if table is None:
+            table = stack_table(doc, self.feeders, fused=feat.fused)
+        return feat.parts(doc).with_extra(TableGroup(*table))
 
     def fit(self, docs: Sequence[Document], layer: str = "gold") -> StackedCRF:
         docs = list(docs)
@@ -127,8 +132,12 @@ class StackedCRF(Detector):
         return self
 
     def detect(self, doc: Document) -> list[Span]:
-        d = self.crf.decode(doc, parts=self._parts(doc))
+        table, ids = stack_table(doc, self.feeders, fused=self.crf._featurizer().fused)
+        d = self.crf.decode(doc, parts=self._parts(doc, (table, ids)), marginals=True)
         doc.metadata[self.name] = {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
+        # token posteriors and feeder hits, for notescrub.risk (kept in the document's cache)
+        hit = np.array([any(f.startswith("stk=") and f != "stk=O" for f in table[k]) for k in ids], dtype=bool)
+        remember(doc, self.name, self.crf.tags_, d.marginals, feeder=hit)
         return [s.with_(source=self.name) for s in d.spans]
 
     def final_attributes(self, doc: Document) -> tuple[CRFTagger, list[list[str]]]:

@@ -311,10 +311,15 @@ class Component(Detector):
         # CRFs with the same feature configuration share one featurisation of the document
         config = json.dumps(feat.to_config(), sort_keys=True)
         if "parts" in inspect.signature(self.inner.decode).parameters and hasattr(feat, "parts"):
-            decoded = self.inner.decode(doc, parts=doc.cached("notescrub.hybrid.parts:" + config, feat.parts))
+            decoded = self.inner.decode(doc, parts=doc.cached("notescrub.hybrid.parts:" + config, feat.parts),
+                                        marginals=True)
         else:
-            decoded = self.inner.decode(doc, doc.cached("notescrub.hybrid.attrs:" + config, feat.attributes))
+            decoded = self.inner.decode(doc, doc.cached("notescrub.hybrid.attrs:" + config, feat.attributes),
+                                        marginals=True)
         doc.metadata[self.inner.name] = {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
+        from notescrub.detect.token_posteriors import remember
+
+        remember(doc, self.name, self.inner.tags_, decoded.marginals, feeder=None)  # for notescrub.risk
         return self._finish(doc, decoded.spans)
 
     def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:

@@ -37,7 +37,7 @@ from notescrub.replace.keys import SurrogateKey
 from notescrub.replace.release import ReleasePolicy
 from notescrub.types import GOLD, Document
 
-__all__ = ["AnnotateTask", "DeidTask", "GroupResult", "annotation_record"]
+__all__ = ["AnnotateTask", "DeidTask", "GroupResult", "annotation_record", "risk_record"]
 
 Positioned = tuple[int, Document]
 
@@ -94,6 +94,18 @@ def _detect(pipeline: Any, group: Sequence[Positioned], skip_bad: bool, out: Gro
     return kept
 
 
+def risk_record(new: Document, risk: Any, res: ReplaceResult) -> str:
+    """The ``--risk`` JSON line of one de-identified note: its risk and suspects, offsets in ``res.text``.
+
+    Suspects lie outside every replaced span, so their text is the same in the output; only
+    their offsets move (:func:`notescrub.risk.shift_suspects`).
+    """
+    from notescrub.risk import shift_suspects
+
+    moved = shift_suspects(risk, res.offsets.to_new)
+    return json.dumps({"id": new.id, **moved.to_json()}, ensure_ascii=False)
+
+
 def annotation_record(doc: Document, res: ReplaceResult, original_offsets: bool = False) -> str:
     """The ``--keep-annotations`` JSON line of one de-identified note (spans located in the new text)."""
     spans = []
@@ -124,6 +136,7 @@ class DeidTask:
     skip_bad: bool = False
     annotations: bool = False
     original_offsets: bool = False
+    risk: Callable[[Document], Any] | None = None
 
     def __post_init__(self) -> None:
         if (self.pipeline is None) == (not self.spans_from_input):
@@ -148,7 +161,10 @@ class DeidTask:
             assert self.release is not None
             new = res.document(doc, GOLD, self.release)
             line = annotation_record(new, res, self.original_offsets) if self.annotations else None
-            out.records.append((p, (new, line)))
+            if self.risk is None:
+                out.records.append((p, (new, line)))
+            else:  # opt-in (--risk): suspects located in the de-identified text
+                out.records.append((p, (new, line, risk_record(new, self.risk(doc), res))))
             out.report.update(res.report)
             out.report["spans"] += len(res.spans)
         self.replacer.state.caches.clear()
@@ -172,6 +188,7 @@ class AnnotateTask:
     keep: frozenset[str] | None = None
     explain: bool = False
     skip_bad: bool = False
+    risk: Callable[[Document], Any] | None = None
     _explainer: Any = field(default=None, init=False, repr=False)
 
     def _explain_fn(self, report: Counter) -> Any:
@@ -204,6 +221,9 @@ class AnnotateTask:
             for s in spans:
                 if s.phi is None:
                     out.report[f"unmapped:{s.label}"] += 1
-            out.records.append((p, json.dumps(self.record(doc, spans, explain), ensure_ascii=False)))
+            rec = self.record(doc, spans, explain)
+            if self.risk is not None:  # of the whole output (before --labels filtering)
+                rec.update(self.risk(doc).to_json())
+            out.records.append((p, json.dumps(rec, ensure_ascii=False)))
         out.records.sort(key=lambda r: r[0])
         return out

@@ -104,6 +104,7 @@ def annotate_task(notes: list[dict[str, Any]], options: dict[str, Any]) -> dict[
     """PHI spans of ``notes`` (text never returned): ``{"id", "spans": [{start, end, type, phi, score, source}]}``."""
     try:
         from notescrub.replace.engine import parse_types
+        from notescrub.risk import packaged_risk
 
         keep = parse_types(options.get("types"))
         pipe = _pipeline(options.get("preset"))
@@ -112,7 +113,11 @@ def annotate_task(notes: list[dict[str, Any]], options: dict[str, Any]) -> dict[
             spans = [{"start": s.start, "end": s.end, "type": s.label, "phi": s.phi,
                       "score": round(float(s.score), 6), "source": s.source}
                      for s in _spans(doc, pipe) if keep is None or s.label in keep or (s.phi or "") in keep]
-            results.append({"id": _user_id(notes, doc.id), "spans": spans})
+            item: dict[str, Any] = {"id": _user_id(notes, doc.id), "spans": spans}
+            risk = packaged_risk(doc, pipe)  # of all the model's spans; absent without a calibration
+            if risk is not None:
+                item.update(risk.to_json())
+            results.append(item)
         return {"results": results}
     except Exception as exc:  # noqa: BLE001
         return _failure(exc)

@@ -30,6 +30,7 @@ Nothing needs Spark here, only pandas:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -129,7 +130,8 @@ def _task(command: str, ns: argparse.Namespace, keys: tuple[SurrogateKey | None,
             return pipeline
 
         model = _remember(_MODELS, ("annotate", ns.model, ns.preset, ns.recall_bias, ns.threshold), load)
-        return annotate.build_task(ns, pipeline=model)
+        # the Spark output schema has no risk columns: do not compute risk and suspects for nothing
+        return dataclasses.replace(annotate.build_task(ns, pipeline=model), risk=None)
 
     return _remember(_TASKS, sig, build)
 

@@ -18,7 +18,8 @@ default en-default, as for deid) over
 INPUT (any readable format: JSONL {"id","text","patient"?}, i2b2 XML, brat, ...)
 and write one JSON object per document to OUT.jsonl:
 
-  {"id": ..., "logprob": ..., "spans": [{"start", "end", "type", "phi", "score", "source"}]}
+  {"id": ..., "logprob": ..., "spans": [{"start", "end", "type", "phi", "score", "source"}],
+   "risk": ..., "suspects": [{"start", "end", "score", "type"}]}
 
 "type" is the model's own label, "phi" the canonical i2b2-2014 subtype (null when
 the label has none), "score" the span probability. "logprob" is the CRF's
@@ -38,6 +39,14 @@ it got (features made of the note's words are masked, so no text leaks); for the
 stacked CRF of en-default they include the feeder detections (stk=..., stksrc=...).
 Spans found by a component that is not a CRF (e.g. en-default's patient-level
 second pass) get an empty list, counted in one warning.
+
+"risk" is the expected number of PHI tokens the model left untagged in the note
+(review the riskiest notes first) and "suspects" the --suspects K (default 20)
+untagged tokens most likely to be PHI, best first ("score": calibrated probability,
+"type": the CRF's likeliest label, null without a CRF); offsets point into the input
+text. Packaged models ship a calibration (docs/review-risk.md); for another model
+pass --risk-calibration FILE, or both fields are left out with a warning. They
+cover the whole output, also with --labels.
 
 examples:
   notescrub annotate notes.jsonl -o spans.jsonl                  # en-default
@@ -63,9 +72,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threshold", type=float, metavar="T", help="marginal decoding: tag tokens with P(O) < T")
     p.add_argument("--labels", metavar="L1,L2", help="only output these model labels")
     p.add_argument("--explain", action="store_true", help="add the strongest (non-lexical) features of each span")
+    add_risk_options(p)
     from notescrub.cli.options import add_batch_options
 
     add_batch_options(p)
+
+
+def add_risk_options(p: argparse.ArgumentParser) -> None:
+    """``--risk-calibration FILE`` and ``--suspects K`` (shared with deid)."""
+    p.add_argument("--risk-calibration", metavar="FILE", default=None,
+                   help="risk calibration JSON for a model that ships none (docs/review-risk.md)")
+    p.add_argument("--suspects", type=int, metavar="K", default=None,
+                   help="how many suspicious untagged tokens to list per note (default 20)")
+
+
+def risk_scorer(args: argparse.Namespace, pipeline: Any, required: bool) -> Any:
+    """The ``doc -> NoteRisk`` function of the run; ``None`` (with a warning) when the model has
+    no calibration and ``required`` is false."""
+    from notescrub.risk import DEFAULT_TOP_K, Calibration, scorer
+
+    top_k = DEFAULT_TOP_K if args.suspects is None else args.suspects
+    if top_k < 0:
+        raise ConfigError(f"--suspects must be >= 0, got {top_k}")
+    cal = Calibration.load(args.risk_calibration) if args.risk_calibration else None
+    try:
+        return scorer(pipeline, cal, top_k)
+    except ConfigError as exc:
+        if required:
+            raise ConfigError(f"{exc.reason}; pass --risk-calibration FILE") from None
+        log.warning("%s: risk and suspects are left out (pass --risk-calibration FILE)", exc.reason)
+        return None
 
 
 def _crf_detectors(pipeline: Any) -> list[Any]:
@@ -128,7 +164,8 @@ def build_task(args: argparse.Namespace, pipeline: Any = None) -> Any:
     if args.explain and not set(explainable(pipeline)):
         raise ConfigError(f"--explain: model {args.model or 'en-default'} has no CRF, so its spans cannot be "
                           "explained (rules and dictionaries have no feature weights); leave out --explain")
-    return AnnotateTask(pipeline, record, keep=keep, explain=args.explain, skip_bad=False)
+    return AnnotateTask(pipeline, record, keep=keep, explain=args.explain, skip_bad=False,
+                        risk=risk_scorer(args, pipeline, required=False))
 
 
 def run(args: argparse.Namespace) -> int:

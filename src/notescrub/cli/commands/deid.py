@@ -36,6 +36,12 @@ Key files are never printed.
 Fail closed: a document whose detection or replacement fails is never written; with
 several documents nothing is written unless --skip-bad leaves the failing ones out.
 
+Review risk (opt-in, docs/review-risk.md): --risk also writes OUTPUT.risk.jsonl, one
+{"id", "risk", "suspects": [{"start", "end", "score", "type"}]} per note: "risk" is the
+expected number of PHI tokens the model missed, "suspects" the untagged tokens most
+likely to be PHI (--suspects K, default 20), with offsets into the DE-IDENTIFIED
+output text (never the original). Without --risk the output is exactly as before.
+
 Large corpora (docs/scale.md): --jobs N (or auto) runs N worker processes, with the
 same output bytes for every N, in input order; a patient's notes are processed
 together. Finished work is kept in .notescrub-run.OUTPUT/ beside the output until
@@ -49,6 +55,7 @@ examples:
   notescrub deid corpus.jsonl -o tagged.jsonl --mode tag --types hipaa
   notescrub deid gold_xml/ -o surrogate_xml/ --spans-from-input --key-file k.key
   notescrub deid notes.jsonl -o out.jsonl --model rules-en --keep-annotations
+  notescrub deid notes.jsonl -o out.jsonl --key-file k.key --risk
   notescrub deid notes.parquet -o deid.parquet --key-file k.key --jobs auto --text-column note_text
   notescrub deid notes.parquet -o deid.parquet --key-file k.key --jobs auto --text-column note_text --resume
 """
@@ -78,6 +85,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="copy this metadata field (JSONL meta key, CSV/Parquet column, 'brat_other') to the output "
                         "verbatim; 'patient' keeps patient ids instead of keyed pseudonyms. Repeatable; "
                         "by default nothing but the text, the spans and the id is written")
+    p.add_argument("--risk", action="store_true",
+                   help="also write OUTPUT.risk.jsonl: per note the risk and the suspicious untagged tokens, "
+                        "offsets into the de-identified text (needs -o and a model)")
+    from notescrub.cli.commands.annotate import add_risk_options
+
+    add_risk_options(p)
     p.add_argument("--spans-from-input", action="store_true", help="replace the spans the annotated input carries; no model")
     p.add_argument("--layer", default="gold", help="input layer used by --spans-from-input (default: gold)")
     p.add_argument("--max-chars", type=int, metavar="N", default=None,
@@ -202,10 +215,15 @@ def build_task(args: argparse.Namespace, key, release_key, pipeline=None):
 
     if pipeline is None and not args.spans_from_input:
         pipeline = _pipeline(args)
+    risk = None
+    if args.risk:
+        from notescrub.cli.commands.annotate import risk_scorer
+
+        risk = risk_scorer(args, pipeline, required=True)
     return DeidTask(_replacer(args, key), ReleasePolicy(_keep_fields(args.keep_field), release_key),
                     pipeline=pipeline, spans_from_input=args.spans_from_input, input_layer=args.layer,
                     skip_bad=args.skip_bad, annotations=args.keep_annotations,
-                    original_offsets=args.keep_original_offsets)
+                    original_offsets=args.keep_original_offsets, risk=risk)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -250,6 +268,11 @@ def _run(args: argparse.Namespace) -> int:
     key, generated = _key(args)
     if args.keep_original_offsets and not args.keep_annotations:
         raise ConfigError("--keep-original-offsets only applies with --keep-annotations")
+    if args.risk and (to_stdout or args.spans_from_input):
+        raise ConfigError("--risk needs -o OUTPUT and a model (not --spans-from-input): it writes OUTPUT.risk.jsonl "
+                          "from the model's own scores")
+    if not args.risk and (args.risk_calibration or args.suspects is not None):
+        raise ConfigError("--risk-calibration and --suspects only apply with --risk")
     release_key = key if key is not None else SurrogateKey.generate()  # run-only key: pseudonyms of this run
     set_ref_key(release_key.digest("DOC-REF", None, ""))
     task = build_task(args, key, release_key)
@@ -310,4 +333,7 @@ def _write_outputs(args: argparse.Namespace, fmt: str, batch, to_stdout: bool, c
         n = write_corpus(docs, args.output, args.out_format or fmt, overwrite=args.force)
     if args.keep_annotations:
         _write_lines(Path(str(Path(args.output)).rstrip("/") + ".spans.jsonl"), lines)
+    if args.risk:
+        _write_lines(Path(str(Path(args.output)).rstrip("/") + ".risk.jsonl"),
+                     (payload[2] for _, payload in batch.records()))
     log.info("wrote %d de-identified document(s) to %s (%s)", n, args.output, args.out_format or fmt)

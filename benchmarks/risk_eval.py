@@ -1,0 +1,331 @@
+#!/usr/bin/env python
+"""Measure the risk scores on held-out notes and fit the calibrations that ship.
+
+Protocol (docs/review-risk.md): a calibration is never scored on the notes it was fitted on.
+
+* English, held-out writers: ``en-default-w01-w08`` (trained without writers w09-w12) and
+  ``en-default-w01-w10`` (without w11, w12), from ``--heldout`` (default
+  /work/heldout-models). Split A: fit on w09+w10 with the 8-writer model, report on
+  w11+w12 with the 8-writer and the 10-writer model. Split B: fit on w11+w12, report on
+  w09+w10 with the 8-writer model. Pooled: the 8-writer model's notes of both reports.
+* Spanish, MEDDOCAN dev: the shipped es-meddocan saw dev, so a model trained on train only
+  (same recipe, ``scripts/train_es_meddocan.py``'s configuration) is built into ``--work``;
+  dev is split by document order into halves; fit on one, report on the other, both ways.
+* rules-en (no CRF) on the same English splits.
+* Safety net: tag the leftovers with calibrated P(PHI) >= t (split A, 8-writer model) and
+  compare with ``--recall-bias`` at the same precision.
+
+Shipped calibrations (``--ship``): en-default from the 8-writer model on w09-w12 (all four
+unseen writers), es-meddocan from the train-only model on all of dev, rules-en from rules-en
+on w09-w12. Results go to ``benchmarks/results/risk-*.json`` and PNG plots to ``docs/img/``.
+
+    python benchmarks/risk_eval.py --work /tmp/risk-work --ship
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import pickle
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from risk_collect import Note, collect
+
+from notescrub.io import read_corpus
+from notescrub.recipes.loader import load_with_preset
+from notescrub.risk import FEATURES, Calibration, fit_logistic
+
+ROOT = Path(__file__).resolve().parents[1]
+WRITERS = Path("/work/main/corpora/en-writers")
+MEDDOCAN = Path("/work/shared/corpora/meddocan")
+RESULTS = ROOT / "benchmarks" / "results"
+PLOTS = ROOT / "docs" / "img"
+TOP_K = 20
+REVIEW_SHARE = 0.10
+NO_CRF = tuple(f for f in FEATURES if not f.startswith("crf"))
+
+log = logging.getLogger("risk_eval")
+
+
+# ------------------------------------------------------------------------------- data
+def cached(work: Path, key: str, make: Any) -> list[Note]:
+    """Notes of ``key`` from ``work`` (computed by ``make()`` the first time)."""
+    path = work / f"{key}.pkl"
+    if path.is_file():
+        return pickle.loads(path.read_bytes())
+    t = time.perf_counter()
+    notes = make()
+    path.write_bytes(pickle.dumps(notes))
+    log.info("%s: %d notes in %.0f s", key, len(notes), time.perf_counter() - t)
+    return notes
+
+
+def run_model(work: Path, model: str, label: str, group: str, golds: list, bias: float | None = None) -> list[Note]:
+    def make() -> list[Note]:
+        pipe = load_with_preset(model, None)
+        if bias is not None:
+            for det in pipe.detectors:
+                if hasattr(det, "bias"):
+                    det.bias = -bias
+        return collect(pipe, golds, group)
+
+    suffix = "" if bias is None else f"-rb{bias:g}"
+    return cached(work, f"{label}-{group}{suffix}", make)
+
+
+def es_train_only(work: Path) -> Path:
+    """A CRF trained on MEDDOCAN train only, with the shipped model's recipe (built once)."""
+    out = work / "es-meddocan-train-only"
+    if (out / "model.json").is_file():
+        return out
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_es_meddocan as es
+
+    model, timing = es.train(list(read_corpus(MEDDOCAN / "train" / "brat")))
+    model.save(out, overwrite=True, extra={"model_name": "es-meddocan-train-only", "language": "es",
+                                           "data": {"train": "MEDDOCAN train (500 documents)"},
+                                           "training_time": timing})
+    return out
+
+
+# ---------------------------------------------------------------------------- fitting
+def fit(notes: list[Note], model: str, names: tuple[str, ...], description: str) -> Calibration:
+    x = np.vstack([n.matrix for n in notes])
+    y = np.concatenate([n.y for n in notes])
+    b, w = fit_logistic(x, y, names=names)
+    groups = sorted({n.group for n in notes})
+    return Calibration(model, round(b, 6), {k: round(v, 6) for k, v in w.items()},
+                       {"description": description, "groups": groups, "notes": len(notes), "tokens": len(y),
+                        "positives": int(y.sum()), "method": "L2 logistic regression (l2=1), benchmarks/risk_eval.py"})
+
+
+# ---------------------------------------------------------------------------- metrics
+def spearman(a: Any, b: Any) -> float | None:
+    """Spearman's rho, ``None`` when undefined (a constant input, e.g. the log-probability of a model without CRF)."""
+    from scipy.stats import spearmanr
+
+    if len(set(np.asarray(a).tolist())) < 2 or len(set(np.asarray(b).tolist())) < 2:
+        return None
+    return round(float(spearmanr(a, b)[0]), 4)
+
+
+def curve(order: np.ndarray, leaks: np.ndarray) -> list[float]:
+    """Cumulative share of leaked tokens found after reviewing the first 1..N notes of ``order``."""
+    total = max(1, int(leaks.sum()))
+    return [round(float(v), 4) for v in np.cumsum(leaks[order]) / total]
+
+
+def evaluate_notes(notes: list[Note], cals: list[Calibration]) -> dict[str, Any]:
+    """Figures over ``notes``, note ``i`` scored with ``cals[i]`` (pooled reports mix calibrations)."""
+    probs = [c.probability(n.matrix) for n, c in zip(notes, cals)]
+    risk = np.array([p.sum() for p in probs])
+    f = np.array([n.f for n in notes])
+    lp = np.array([n.logprob for n in notes])
+    leaks = np.array([len(n.leaked) for n in notes], dtype=float)
+    chars = np.array([n.chars for n in notes], dtype=float)
+    total = int(leaks.sum())
+    k = int(np.ceil(REVIEW_SHARE * len(notes)))
+    by_risk = np.argsort(-risk, kind="stable")
+    by_lp = np.argsort(lp, kind="stable")
+    by_oracle = np.argsort(-leaks, kind="stable")
+    covered = 0
+    for n, p in zip(notes, probs):
+        sus = [n.spans[i] for i in np.argsort(-p, kind="stable")[:TOP_K]]
+        covered += sum(any(a < e and s < b for s, e in sus) for a, b in n.leaked)
+    found = {name: round(float(leaks[o[:k]].sum() / max(1, total)), 4)
+             for name, o in (("risk", by_risk), ("logprob", by_lp), ("oracle", by_oracle))}
+    return {
+        "notes": len(notes), "notes_with_leaks": int((leaks > 0).sum()), "leaked_tokens": total,
+        "spearman_risk_f": spearman(-risk, f),
+        "spearman_logprob_f": spearman(lp, f),
+        "spearman_risk_leaks": spearman(risk, leaks),
+        "spearman_oracle_leaks_f": spearman(-leaks, f),
+        "reviewed_notes": k,
+        "leaks_found_top10pct": found,
+        "leaks_found_top10pct_random_expectation": round(k / len(notes), 4),
+        "chars_reviewed_top10pct": {"risk": round(float(chars[by_risk[:k]].sum() / chars.sum()), 4),
+                                    "logprob": round(float(chars[by_lp[:k]].sum() / chars.sum()), 4)},
+        "top20_suspects_cover": round(covered / max(1, total), 4),
+        "expected_vs_actual_leftover_phi": [round(float(risk.sum()), 1), int(sum(n.y.sum() for n in notes))],
+        "curves": {"risk": curve(by_risk, leaks), "logprob": curve(by_lp, leaks), "oracle": curve(by_oracle, leaks)},
+    }
+
+
+def prf(tp: float, fp: float, fn: float) -> dict[str, float]:
+    p = tp / (tp + fp) if tp + fp else 1.0
+    r = tp / (tp + fn) if tp + fn else 1.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
+
+
+def safety_net(notes: list[Note], cal: Calibration, thresholds: list[float]) -> dict[str, Any]:
+    """Binary word-token P/R when the leftovers with calibrated P(PHI) >= t are tagged too."""
+    tp, fp, fn = (sum(getattr(n, a) for n in notes) for a in ("tp", "fp", "fn"))
+    out = {"model_output": prf(tp, fp, fn)}
+    for t in thresholds:
+        add_tp = add_fp = 0.0
+        for n in notes:
+            hit = cal.probability(n.matrix) >= t
+            add_tp += float(n.y[hit].sum())
+            add_fp += float((1 - n.y[hit]).sum())
+        out[f"t={t:g}"] = prf(tp + add_tp, fp + add_fp, fn - add_tp)
+    return out
+
+
+# ------------------------------------------------------------------------------ plots
+def plot(curves: dict[str, list[float]], title: str, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    n = len(next(iter(curves.values())))
+    xs = np.arange(1, n + 1) / n
+    names = {"risk": "risk (riskiest first)", "logprob": "record log-probability (lowest first)",
+             "oracle": "oracle (true leak counts)"}
+    for name, ys in curves.items():
+        ax.plot(xs, ys, label=names.get(name, name))
+    ax.plot([0, 1], [0, 1], "k--", lw=0.8, label="random (expected)")
+    ax.axvline(REVIEW_SHARE, color="grey", lw=0.6)
+    ax.set_xlabel("share of notes reviewed (riskiest first)")
+    ax.set_ylabel("share of leaked PHI tokens found")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ------------------------------------------------------------------------------- main
+def summary(r: dict[str, Any]) -> dict[str, Any]:
+    """A report without its curves (for the shipped calibration's ``validation``)."""
+    return {k: v for k, v in r.items() if k != "curves"}
+
+
+def english(work: Path, heldout: Path, rules: bool = False) -> tuple[dict[str, Any], dict[str, list[Note]]]:
+    gold = {w: list(read_corpus(WRITERS / w, "inline")) for w in ("w09", "w10", "w11", "w12")}
+    if rules:
+        n8 = {w: run_model(work, "rules-en", "rules-en", w, g) for w, g in gold.items()}
+        n10: dict[str, list[Note]] = {}
+        names, model = NO_CRF, "rules-en"
+    else:
+        m8, m10 = str(heldout / "en-default-w01-w08"), str(heldout / "en-default-w01-w10")
+        n8 = {w: run_model(work, m8, "en8", w, g) for w, g in gold.items()}
+        n10 = {w: run_model(work, m10, "en10", w, gold[w]) for w in ("w11", "w12")}
+        names, model = FEATURES, "en-default"
+    a_fit, b_fit = n8["w09"] + n8["w10"], n8["w11"] + n8["w12"]
+    cal_a = fit(a_fit, model, names, "split A: fitted on w09+w10")
+    cal_b = fit(b_fit, model, names, "split B: fitted on w11+w12")
+    out: dict[str, Any] = {"split_A_fit_w09_w10": {"calibration": cal_a.to_json()},
+                           "split_B_fit_w11_w12": {"calibration": cal_b.to_json()}}
+    tag = "rules-en" if rules else "8-writer model"
+    out["split_A_fit_w09_w10"][f"report_w11_w12_{'rules' if rules else 'model_w01_w08'}"] = evaluate_notes(
+        b_fit, [cal_a] * len(b_fit))
+    if n10:
+        ten = n10["w11"] + n10["w12"]
+        out["split_A_fit_w09_w10"]["report_w11_w12_model_w01_w10"] = evaluate_notes(ten, [cal_a] * len(ten))
+    out["split_B_fit_w11_w12"][f"report_w09_w10_{'rules' if rules else 'model_w01_w08'}"] = evaluate_notes(
+        a_fit, [cal_b] * len(a_fit))
+    out[f"pooled_{tag.replace(' ', '_')}_w09_w12"] = evaluate_notes(b_fit + a_fit,
+                                                                     [cal_a] * len(b_fit) + [cal_b] * len(a_fit))
+    return out, n8
+
+
+def spanish(work: Path) -> tuple[dict[str, Any], list[Note], str]:
+    model = es_train_only(work)
+    dev = sorted(read_corpus(MEDDOCAN / "dev" / "brat"), key=lambda d: d.id)
+    half = len(dev) // 2
+    notes = run_model(work, str(model), "es-train-only", "dev", dev)
+    h1, h2 = notes[:half], notes[half:]
+    c1 = fit(h1, "es-meddocan", FEATURES, "fitted on MEDDOCAN dev, first half (document id order)")
+    c2 = fit(h2, "es-meddocan", FEATURES, "fitted on MEDDOCAN dev, second half (document id order)")
+    out = {"model": "CRF trained on MEDDOCAN train only (es-meddocan recipe)",
+           "fit_half1_report_half2": {"calibration": c1.to_json(), "report": evaluate_notes(h2, [c1] * len(h2))},
+           "fit_half2_report_half1": {"calibration": c2.to_json(), "report": evaluate_notes(h1, [c2] * len(h1))},
+           "pooled": evaluate_notes(h2 + h1, [c1] * len(h2) + [c2] * len(h1))}
+    return out, notes, str(model)
+
+
+def recall_net(work: Path, heldout: Path, n8: dict[str, list[Note]], biases: list[float],
+               thresholds: list[float]) -> dict[str, Any]:
+    gold = {w: list(read_corpus(WRITERS / w, "inline")) for w in ("w11", "w12")}
+    m8 = str(heldout / "en-default-w01-w08")
+    cal = fit(n8["w09"] + n8["w10"], "en-default", FEATURES, "split A")
+    test = n8["w11"] + n8["w12"]
+    out: dict[str, Any] = {"protocol": "8-writer model on w11+w12, calibration fitted on w09+w10; binary word-token "
+                                       "P/R/F (a word-like token is PHI when a span overlaps it)",
+                           "risk_threshold": safety_net(test, cal, thresholds), "recall_bias": {}}
+    for b in biases:
+        notes = [n for w in ("w11", "w12") for n in run_model(work, m8, "en8", w, gold[w], bias=b)]
+        tp, fp, fn = (sum(getattr(n, a) for n in notes) for a in ("tp", "fp", "fn"))
+        out["recall_bias"][f"{b:g}"] = prf(tp, fp, fn)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", default="/tmp/risk-work", help="cache of model runs (reused when present)")
+    ap.add_argument("--heldout", default="/work/heldout-models", help="folder of the held-out-writer models")
+    ap.add_argument("--ship", action="store_true", help="write the calibrations into src/notescrub/resources/risk/")
+    ap.add_argument("--biases", default="2.5,3,4,5", help="--recall-bias values to compare with the safety net")
+    ap.add_argument("--thresholds", default="0.9,0.7,0.5,0.3,0.2,0.1,0.05")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    work, heldout = Path(args.work), Path(args.heldout)
+    work.mkdir(parents=True, exist_ok=True)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    command = "python benchmarks/risk_eval.py " + " ".join(argv if argv is not None else sys.argv[1:])
+
+    en, n8 = english(work, heldout)
+    rules, rn = english(work, heldout, rules=True)
+    es, es_notes, es_model = spanish(work)
+    net = recall_net(work, heldout, n8, [float(x) for x in args.biases.split(",")],
+                     [float(x) for x in args.thresholds.split(",")])
+    targets = {"spearman_risk_f": 0.65, "leaks_found_top10pct": 0.40, "top20_suspects_cover": 0.60}
+    for name, data in (("en", en), ("rules-en", rules), ("es", es), ("recall-net", net)):
+        data = {"command": command, "targets": targets, **data}
+        (RESULTS / f"risk-{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    plot(en["pooled_8-writer_model_w09_w12"]["curves"], "en-default without w09-w12, pooled held-out writers",
+         PLOTS / "risk-en-heldout.png")
+    plot(en["split_A_fit_w09_w10"]["report_w11_w12_model_w01_w10"]["curves"],
+         "en-default without w11, w12 (fit w09+w10), on w11+w12", PLOTS / "risk-en-10writers.png")
+    plot(es["pooled"]["curves"], "MEDDOCAN dev, train-only CRF, pooled halves", PLOTS / "risk-es-dev.png")
+    if args.ship:
+        out = ROOT / "src" / "notescrub" / "resources" / "risk"
+        all8 = [n for w in ("w09", "w10", "w11", "w12") for n in n8[w]]
+        cal = fit(all8, "en-default", FEATURES, "en-default-w01-w08 (trained without writers w09-w12) on the notes "
+                  "of w09, w10, w11, w12; applied to the shipped en-default (trained on all writers)")
+        Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
+                    {"pooled_held_out": summary(en["pooled_8-writer_model_w09_w12"]),
+                     "results": "benchmarks/results/risk-en.json"}).save(out / "en-default.json")
+        cal = fit(es_notes, "es-meddocan", FEATURES, f"a CRF trained on MEDDOCAN train only ({Path(es_model).name}, "
+                  "the es-meddocan recipe) on all 250 dev notes; applied to the shipped es-meddocan (train+dev)")
+        Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
+                    {"pooled_dev_halves": summary(es["pooled"]), "results": "benchmarks/results/risk-es.json"}
+                    ).save(out / "es-meddocan.json")
+        allr = [n for w in ("w09", "w10", "w11", "w12") for n in rn[w]]
+        cal = fit(allr, "rules-en", NO_CRF, "rules-en on the notes of writers w09-w12 (no CRF: weaker signals only)")
+        Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
+                    {"pooled_held_out": summary(rules["pooled_rules-en_w09_w12"]),
+                     "results": "benchmarks/results/risk-rules-en.json"}).save(out / "rules-en.json")
+    for name, r in (("en pooled", en["pooled_8-writer_model_w09_w12"]),
+                    ("en A 10w", en["split_A_fit_w09_w10"]["report_w11_w12_model_w01_w10"]),
+                    ("rules pooled", rules["pooled_rules-en_w09_w12"]), ("es pooled", es["pooled"])):
+        print(f"{name}: rho(-risk,F) {r['spearman_risk_f']} rho(lp,F) {r['spearman_logprob_f']} "
+              f"top10% {r['leaks_found_top10pct']} random {r['leaks_found_top10pct_random_expectation']} "
+              f"sus20 {r['top20_suspects_cover']}")
+    print(json.dumps(net, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

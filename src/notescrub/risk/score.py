@@ -1,0 +1,154 @@
+"""Note risk and suspicious leftovers of a document the model has annotated.
+
+``risk`` is the expected number of PHI tokens the model left untagged: the sum, over the
+word-like tokens outside every output span, of their calibrated probability of being
+PHI (:mod:`notescrub.risk.calibration`). ``suspects`` are those tokens ranked by that
+probability, the ``top_k`` most likely first, with their character offsets into the
+text that was scored, the probability (``score``) and the PHI type the CRF found most
+likely for them (``None`` without a CRF). Both are what ``notescrub annotate`` writes
+(``"risk"``, ``"suspects"``).
+
+Models with a CRF are scored from its token marginals plus the other signals; models
+without one (``rules-en``) only from feeder-free signals (shape, lexicons, rarity,
+proximity to tagged PHI), a weaker estimate (see docs/review-risk.md).
+
+>>> from notescrub.api import get_pipeline
+>>> pipe = get_pipeline("rules-en")
+>>> doc = pipe(Document("a", "Zebulon Quackenbush was seen on 03/18/2091."))
+>>> [doc.span_text(s) for s in doc.layer("phi")]
+['03/18/2091']
+>>> r = assess(doc, pipe)
+>>> [(doc.text[s.start:s.end], s.type) for s in r.suspects[:2]]
+[('Quackenbush', None), ('Zebulon', None)]
+>>> r.risk > 0.0 and r.to_json()["suspects"][0]["score"] == round(r.suspects[0].score, 4)
+True
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from notescrub.errors import ConfigError
+from notescrub.risk.calibration import Calibration, packaged_calibration
+from notescrub.risk.features import leftover_features
+from notescrub.types import PHI, Document
+
+__all__ = ["DEFAULT_TOP_K", "NoteRisk", "Suspect", "assess", "calibration_for", "packaged_risk", "scorer",
+           "shift_suspects"]
+
+log = logging.getLogger(__name__)
+
+#: Suspects kept per note unless told otherwise.
+DEFAULT_TOP_K = 20
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """An untagged token that may be PHI: ``[start, end)`` in the scored text."""
+
+    start: int
+    end: int
+    score: float
+    type: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "score": round(self.score, 4), "type": self.type}
+
+
+@dataclass(frozen=True)
+class NoteRisk:
+    """``risk``: expected missed PHI tokens; ``suspects``: the likeliest leftovers, best first."""
+
+    risk: float
+    suspects: list[Suspect] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"risk": float, "suspects": [{"start", "end", "score", "type"}]}`` (stable format)."""
+        return {"risk": round(self.risk, 4), "suspects": [s.to_json() for s in self.suspects]}
+
+
+def _model_name(pipeline: Any) -> str:
+    meta = getattr(pipeline, "metadata", {}) or {}
+    return str(meta.get("model_name") or meta.get("name") or getattr(pipeline, "name", "") or "")
+
+
+def calibration_for(pipeline: Any) -> Calibration:
+    """The packaged calibration of ``pipeline``'s model (by its ``model_name``).
+
+    A model without one (a model you trained) is refused: pass a calibration fitted for it
+    (``benchmarks/risk_eval.py`` shows how) rather than borrow another model's silently.
+    """
+    name = _model_name(pipeline)
+    cal = packaged_calibration(name)
+    if cal is None:
+        raise ConfigError(f"no risk calibration ships for model {name or '(unnamed)'!r}: fit one on held-out notes "
+                          "(see docs/review-risk.md) and pass it as calibration=")
+    return cal
+
+
+def _lang(pipeline: Any) -> str:
+    lang = getattr(pipeline, "lang", None)
+    return "es" if lang == "es" else "en"
+
+
+def assess(doc: Document, pipeline: Any, calibration: Calibration | None = None, top_k: int = DEFAULT_TOP_K,
+           layer: str | None = None) -> NoteRisk:
+    """Risk and suspects of ``doc``, already annotated by ``pipeline`` (its ``phi`` layer).
+
+    ``calibration`` defaults to the model's packaged one (:func:`calibration_for`).
+    """
+    if top_k < 0:
+        raise ConfigError(f"top_k must be >= 0, got {top_k}")
+    cal = calibration if calibration is not None else calibration_for(pipeline)
+    out_layer = str(layer or getattr(pipeline, "output_layer", None) or PHI)
+    left = leftover_features(doc, _lang(pipeline), out_layer)
+    if cal.uses_crf and len(left.matrix) and not left.matrix[:, 1].any():
+        raise ConfigError(f"risk calibration for {cal.model!r} needs CRF posteriors, but no CRF decoded this "
+                          "document: use the calibration of a model without a CRF")
+    p = cal.probability(left.matrix)
+    order = np.argsort(-p, kind="stable")[:top_k]
+    suspects = [Suspect(left.tokens[k].start, left.tokens[k].end, float(p[k]), left.types[k]) for k in order]
+    return NoteRisk(float(p.sum()), suspects)
+
+
+def shift_suspects(risk: NoteRisk, offset_map: Any) -> NoteRisk:
+    """``risk`` with its suspects' offsets moved into the de-identified text.
+
+    ``offset_map(position) -> new position`` maps an original offset; suspects lie outside
+    every replaced span, so their text is unchanged and only moves.
+    """
+    moved = [Suspect(offset_map(s.start), offset_map(s.start) + (s.end - s.start), s.score, s.type)
+             for s in risk.suspects]
+    return NoteRisk(risk.risk, moved)
+
+
+def scorer(pipeline: Any, calibration: Calibration | None = None, top_k: int = DEFAULT_TOP_K
+           ) -> Callable[[Document], NoteRisk]:
+    """``doc -> NoteRisk`` for documents annotated by ``pipeline`` (calibration resolved once).
+
+    >>> from notescrub.api import get_pipeline
+    >>> pipe = get_pipeline("rules-en")
+    >>> score = scorer(pipe, top_k=1)
+    >>> len(score(pipe(Document("a", "Seen by Ruiz."))).suspects)
+    1
+    """
+    if top_k < 0:
+        raise ConfigError(f"top_k must be >= 0, got {top_k}")
+    cal = calibration if calibration is not None else calibration_for(pipeline)
+    return partial(_score, pipeline=pipeline, calibration=cal, top_k=top_k)
+
+
+def _score(doc: Document, pipeline: Any, calibration: Calibration, top_k: int) -> NoteRisk:
+    return assess(doc, pipeline, calibration, top_k)
+
+
+def packaged_risk(doc: Document, pipeline: Any, top_k: int = DEFAULT_TOP_K) -> NoteRisk | None:
+    """:func:`assess` with the model's packaged calibration, ``None`` when it ships none."""
+    cal = packaged_calibration(_model_name(pipeline))
+    return None if cal is None else assess(doc, pipeline, cal, top_k)
