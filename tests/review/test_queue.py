@@ -29,3 +29,16 @@ def test_record_takes_risk_and_suspects_from_metadata():
     assert rec["logprob"] == -3.5 and rec["risk"] == 1.25
     assert rec["suspects"] == [{"start": 17, "end": 19, "score": 0.4, "type": "DOCTOR"}]
     assert rec["spans"][0]["type"] == "DOCTOR"
+
+
+def test_records_of_a_model_with_a_risk_calibration_carry_risk_and_suspects():
+    from notescrub.api import get_pipeline
+    from notescrub.review.queue import annotation_record, priority_source
+    from notescrub.types import Document
+
+    pipe = get_pipeline("rules-en")
+    doc = pipe(Document("n1", "Seen by Qolvanek Ymfgi at Briar Hill today with his wife Oduya."))
+    rec = annotation_record(doc, doc.layer("phi"), pipe)
+    assert priority_source(rec) == "risk" and rec["risk"] > 0
+    assert rec["suspects"] and all(doc.text[s["start"]:s["end"]].strip() for s in rec["suspects"])
+    assert "risk" not in annotation_record(doc, doc.layer("phi"))  # no pipeline: the proxy orders it

@@ -41,7 +41,7 @@ def annotate_notes(docs: Iterable[Document], pipeline: Any) -> Iterator[NoteInpu
     """Run ``pipeline`` over ``docs`` (a patient's notes together when it works per patient)."""
     layer = getattr(pipeline, "output_layer", "phi")
     for doc in pipeline.pipe(d.copy(layers=False) for d in docs):
-        yield NoteInput(doc.id, doc.text, doc.patient_id, annotation_record(doc, doc.layer(layer)))
+        yield NoteInput(doc.id, doc.text, doc.patient_id, annotation_record(doc, doc.layer(layer), pipeline))
 
 
 def preview_key(store: ReviewStore) -> SurrogateKey:

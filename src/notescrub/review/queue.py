@@ -23,19 +23,16 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from typing import Any
 
+from notescrub.risk import packaged_risk
 from notescrub.types import Document, Span
 
 __all__ = ["LOW_SCORE", "annotation_record", "note_priority", "priority_source"]
 
 #: spans scored below this count once more in the proxy priority
 LOW_SCORE = 0.8
-_RISK_MODULE = "notescrub.risk"
 
 
 def note_priority(record: Mapping[str, Any]) -> float:
@@ -56,14 +53,6 @@ def priority_source(record: Mapping[str, Any]) -> str:
     return "risk" if isinstance(risk, (int, float)) and not isinstance(risk, bool) else "proxy"
 
 
-@lru_cache(maxsize=1)
-def _risk_hook() -> Any:
-    """``notescrub.risk.note_risk(doc) -> (risk, suspects)`` when that module exists, else ``None``."""
-    if importlib.util.find_spec(_RISK_MODULE) is None:
-        return None
-    return getattr(importlib.import_module(_RISK_MODULE), "note_risk", None)
-
-
 def _from_metadata(doc: Document, name: str) -> Any:
     if name in doc.metadata:
         return doc.metadata[name]
@@ -71,12 +60,13 @@ def _from_metadata(doc: Document, name: str) -> Any:
     return found[-1] if found else None
 
 
-def annotation_record(doc: Document, spans: Iterable[Span]) -> dict[str, Any]:
-    """The annotation record of ``doc`` (annotated by a pipeline) with its predicted ``spans``.
+def annotation_record(doc: Document, spans: Iterable[Span], pipeline: Any = None) -> dict[str, Any]:
+    """The annotation record of ``doc`` (annotated by ``pipeline``) with its predicted ``spans``.
 
-    ``risk`` and ``suspects`` (``[{"start", "end", "score", "type"}]``) come from the
-    risk module when it is installed, or from what the model left in the document's
-    metadata; they are absent otherwise.
+    ``risk`` and ``suspects`` (``[{"start", "end", "score", "type"}]``) come from
+    :func:`notescrub.risk.packaged_risk` when ``pipeline``'s model ships a risk calibration,
+    or from what the model left in the document's metadata; they are absent otherwise (the
+    queue then orders by the proxy).
 
     >>> doc = Document("n1", "Seen by Ruiz.")
     >>> rec = annotation_record(doc, [Span(8, 12, "DOCTOR", score=0.75, source="crf")])
@@ -89,8 +79,12 @@ def annotation_record(doc: Document, spans: Iterable[Span]) -> dict[str, Any]:
     logprob = _from_metadata(doc, "logprob")
     if isinstance(logprob, (int, float)):
         rec["logprob"] = float(logprob)
-    hook = _risk_hook()
-    risk, suspects = hook(doc) if hook is not None else (_from_metadata(doc, "risk"), _from_metadata(doc, "suspects"))
+    scored = packaged_risk(doc, pipeline) if pipeline is not None else None
+    if scored is not None:
+        as_json = scored.to_json()
+        risk, suspects = as_json["risk"], as_json["suspects"]
+    else:
+        risk, suspects = _from_metadata(doc, "risk"), _from_metadata(doc, "suspects")
     if isinstance(risk, (int, float)) and not isinstance(risk, bool):
         rec["risk"] = float(risk)
     if isinstance(suspects, list):
