@@ -17,7 +17,8 @@ same writers, for a before/after table.
         --before en-default -o benchmarks/results/en-default-lowo.json
 
 Writers added after a model was built are unseen by it without any fold: ``--score`` runs
-existing models on them only (no training)::
+existing models on them only (no training); ``--extra DIR`` adds a folder outside the writers'
+corpus (the hard-negative set) as one more writer::
 
     python scripts/lowo_en_default.py --score en-default --writers w09,w10,w11,w12 \
         -o benchmarks/results/en-default-new-writers.json
@@ -47,11 +48,16 @@ PRESETS = ("balanced", "high-recall", "max-recall")
 _TOKEN = re.compile(r"\w+")
 
 
-def writer_docs() -> dict[str, list]:
-    """{writer: gold documents}; en-dev is the writer ``en-dev``."""
+def writer_docs(extra: list[Path] | None = None) -> dict[str, list]:
+    """{writer: gold documents}; en-dev is the writer ``en-dev``; each ``extra`` folder of inline
+    notes (e.g. ``corpora/en-hard-negatives/hn01``) is one more writer named by the folder."""
     out = {w.name: list(read_corpus(w, "inline")) for w in sorted(WRITERS.iterdir()) if any(w.glob("P*.txt"))}
     if EN_DEV.is_file():
         out["en-dev"] = list(read_corpus(EN_DEV))
+    for folder in extra or []:
+        if folder.name in out:
+            raise SystemExit(f"--extra {folder}: a writer named {folder.name!r} exists already")
+        out[folder.name] = list(read_corpus(folder, "inline"))
     return out
 
 
@@ -178,6 +184,8 @@ def main() -> None:
     ap.add_argument("--score", action="append", default=[],
                     help="only score this model (name or directory; repeatable) on --writers, no folds")
     ap.add_argument("--writers", default="", help="with --score: comma-separated writers the models never saw")
+    ap.add_argument("--extra", type=Path, action="append", default=[],
+                    help="a folder of inline notes scored as one more writer (repeatable), e.g. the hard negatives")
     ap.add_argument("--before", help="also score this model (name or directory) on every held-out writer")
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
@@ -185,7 +193,7 @@ def main() -> None:
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
     if args.score:
-        by_writer = writer_docs()
+        by_writer = writer_docs(args.extra)
         writers = [w.strip() for w in args.writers.split(",") if w.strip()]
         unknown = set(writers) - set(by_writer)
         if not writers or unknown:

@@ -125,3 +125,35 @@ def test_organism_binomial_is_not_a_name(surface, kept):
 ])
 def test_capitalised_word_between_title_and_name_joins_it(text, surface, grown):
     assert _kept(_model_rules("grow-name-after-title"), text, surface, "PATIENT") == [grown]
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("R AC   25    30     40     55 dB", "25    30     40     55", "DATE", False),   # audiogram row
+    ("Thresholds 25  30\n R BC  20  25", "25  30\n R BC  20  25", "DATE", False),
+    ("Date of visit: Tues 31st October 2023  10.00-11.30", "Tues 31st October 2023  10.00-11.30", "DATE", True),
+    ("VMAT 45 Gy  2/3-3/9/89 then boost", "2/3-3/9/89", "DATE", True),
+    ("Acuity 20/40 OD, 20/200 OS", "20/40", "DATE", False),
+    ("Fistula created on 20/05 under block", "20/05", "DATE", True),          # 20 May
+    ("PHQ-9 14/27 today", "14/27", "DATE", False),                             # no month in either order
+    ("Seen 12/27 in clinic", "12/27", "DATE", True),
+    ("Hgb 13.5-17 g/dL", "13.5-17", "DATE", False),
+    ("Glucose 70-99 mg/dL", "70-99", "DATE", False),
+    ("Back on 5-15 for review", "5-15", "DATE", True),                         # May 15
+    ("Glucose 70-99 mg/dL", "70-99", "LICENSE", False),
+    ("Claim 45-6677 denied", "45-6677", "IDNUM", True),
+])
+def test_value_tables_ranges_and_scores_are_not_dates_or_ids(text, surface, label, kept):
+    pp = _model_rules("drop-date-number-table", "drop-date-visual-acuity", "drop-date-impossible-fraction",
+                      "drop-date-value-range", "drop-id-short-range")
+    assert bool(_kept(pp, text, surface, label)) is kept
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("Slit lamp: Kayser-Fleischer rings present.", "Kayser-Fleischer", "PATIENT", False),
+    ("MRI: Hill-Sachs lesion of the humeral head.", "Hill-Sachs", "ORGANIZATION", False),
+    ("Smear: Howell-Jolly bodies seen.", "Howell-Jolly", "DOCTOR", False),
+    ("CrCl by Cockcroft-Gault equation 48 mL/min.", "Cockcroft-Gault", "PATIENT", False),
+    ("Seen with Dr. Weber today.", "Weber", "DOCTOR", True),     # a person, no clinical head word
+])
+def test_eponyms_before_their_clinical_head_word_are_not_people(text, surface, label, kept):
+    assert bool(_kept(_model_rules("drop-eponym-term"), text, surface, label)) is kept

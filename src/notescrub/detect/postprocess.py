@@ -78,6 +78,7 @@ _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
                          "las", "y", "san", "santa"})
 _WORD = re.compile(r"\w+")
+_COMPOUND = re.compile(r"\w+(?:-\w+)*")
 _POSSESSIVE = re.compile(r"['’]s\b|(?<=s)['’]")
 
 
@@ -473,12 +474,18 @@ def _drop(rule: PostRule, doc: Document, s: Span) -> bool:
 
 
 def _all_in(piece: str, names: Sequence[str]) -> bool:
-    """Every word of ``piece`` (possessives removed) is in one of the lexicons ``names``."""
+    """Every word of ``piece`` (possessives removed) is in one of the lexicons ``names``; a
+    hyphenated compound counts when the whole compound is listed ("kayser-fleischer") or
+    each of its parts is."""
     from notescrub.lexicons import lexicon
 
-    words = [w.lower() for w in _WORD.findall(_POSSESSIVE.sub("", piece))]
     lexica = [lexicon(n) for n in names]
-    return bool(words) and all(any(w in lx for lx in lexica) for w in words)
+    compounds = [c.lower() for c in _COMPOUND.findall(_POSSESSIVE.sub("", piece))]
+
+    def listed(w: str) -> bool:
+        return any(w in lx for lx in lexica)
+
+    return bool(compounds) and all(listed(c) or all(listed(w) for w in _WORD.findall(c)) for c in compounds)
 
 
 def _any_in(piece: str, names: Sequence[str]) -> bool:

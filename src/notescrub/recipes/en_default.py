@@ -63,7 +63,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "merge-name-across-initial", "extend-facility-specialty", "drop-date-test-score",
               "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism", "drop-header-keyword",
               "drop-drug-name", "split-profession-at-clause", "drop-organism-binomial",
-              "grow-name-after-title", "drop-date-number-table", "drop-date-visual-acuity"]
+              "grow-name-after-title", "drop-date-number-table", "drop-date-visual-acuity",
+              "drop-date-impossible-fraction", "drop-date-value-range", "drop-id-short-range"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
