@@ -12,6 +12,7 @@ import numpy as np
 import pycrfsuite
 import pytest
 
+from notescrub.detect import crf_kernels
 from notescrub.detect.crf import CRFTagger, load_pipeline, rank_for_review
 from notescrub.detect.crf_decode import forward_backward, sequence_score, viterbi
 from notescrub.errors import ConfigError, ModelError
@@ -276,12 +277,13 @@ def test_group_scores_equal_flat_scores_with_pipes_and_known_bigrams(fitted, doc
 
 
 @pytest.fixture(params=["numpy", "numba"])
-def kernel_mode(request, monkeypatch):
+def kernel_mode(request):
     """Run a decoding test with the numpy recursions and with the compiled kernels."""
     if request.param == "numba":
         pytest.importorskip("numba")
-    monkeypatch.setenv("NOTESCRUB_KERNELS", request.param)
-    return request.param
+    k = crf_kernels.kernel(request.param)
+    assert k.name == request.param
+    return k
 
 
 @pytest.mark.parametrize("n, L, scale", [(1, 3, 1.0), (2, 2, 1.0), (3, 5, 4.0), (57, 9, 30.0), (400, 6, 80.0)])
@@ -299,7 +301,7 @@ def test_forward_backward_matches_log_space_reference(n, L, scale, kernel_mode):
     for t in range(n - 2, -1, -1):
         lb[t] = logsumexp(T + (S[t + 1] + lb[t + 1])[None, :], axis=1)
     log_z = logsumexp(la[-1])
-    fb = forward_backward(S, T)
+    fb = kernel_mode.forward_backward(S, T)
     assert abs(fb.log_z - log_z) < 1e-8 * max(1.0, abs(log_z))
     assert np.allclose(fb.marginals, np.exp(la + lb - log_z), atol=1e-10)
 
@@ -324,6 +326,29 @@ def test_viterbi_matches_textbook_recursion_with_ties_and_o_runs(seed, kernel_mo
     S = rng.integers(-3, 3, (n, L)).astype(float)  # integer scores: many exact ties
     S[rng.random(n) < 0.7, 0] += 6.0  # long runs where label 0 (O) dominates
     T = rng.integers(-2, 3, (L, L)).astype(float)
-    path, score = viterbi(S, T)
+    path, score = kernel_mode.viterbi(S, T)
     ref_path, ref_score = _textbook_viterbi(S, T)
     assert path.tolist() == ref_path and score == ref_score
+
+
+def _exact(d):
+    return [(s.start, s.end, s.label, s.score) for s in d.spans], d.tags, d.logprob, [m.tolist() for m in d.marginals]
+
+
+@pytest.mark.parametrize("mode", ["numpy", "numba"])
+def test_a_notes_scores_do_not_depend_on_the_notes_decoded_before(fitted, docs, tmp_path, monkeypatch, mode):
+    if mode == "numba":
+        pytest.importorskip("numba")
+    monkeypatch.setenv(crf_kernels.ENV, mode)
+    path = fitted.save(tmp_path / "m")
+    note_b = docs[36]
+    alone = CRFTagger.load(path)
+    assert alone.kernel_.name == mode  # chosen when the model is loaded
+    expected = _exact(alone.decode(note_b.copy(layers=False), marginals=True))
+    busy = CRFTagger.load(path)
+    # note A: more tokens than the former 20,000-token kernel switch, and new words for the caches
+    note_a = Document("a", "\n".join(d.text.replace("Dr.", "Dra.") for d in docs) * 12)
+    assert busy.decode(note_a).n_tokens > 20_000
+    monkeypatch.setenv(crf_kernels.ENV, "numpy" if mode == "numba" else "auto")  # a later change does not switch it
+    assert _exact(busy.decode(note_b.copy(layers=False), marginals=True)) == expected
+    assert _exact(alone.decode(note_b.copy(layers=False), marginals=True)) == expected

@@ -109,9 +109,6 @@ def test_stack_layout(taggers: list[CRFTagger]) -> None:
 
 def test_hybrid_pipelines_share_and_match(taggers: list[CRFTagger], monkeypatch: pytest.MonkeyPatch,
                                           tmp_path) -> None:
-    # both runs on the same kernels: which ones a process uses depends on how many tokens it
-    # decoded before (the 20k-token switch of crf_kernels), so earlier tests could split them
-    monkeypatch.setenv("NOTESCRUB_KERNELS", "numpy")
     comps = [ComponentSpec(t.name, "crf", t.name, {}) for t in taggers]
     model = HybridModel(comps, {t.name: t for t in taggers}, resolver={"name": "longest"})
     loaded = HybridModel.load(model.save(tmp_path / "m"))

@@ -4,7 +4,8 @@
 ``fit(docs, layer="gold")`` validates and returns ``self``, learned state ends in ``_``)
 and the :class:`~notescrub.detect.base.Detector` contract. Training uses CRFsuite
 (L-BFGS with L2, or L1+L2 with ``c1 > 0``); decoding uses our own Viterbi and
-forward-backward over the learned weights (:mod:`notescrub.detect.crf_decode`), so that
+forward-backward over the learned weights (:mod:`notescrub.detect.crf_decode`, on the
+kernel that :mod:`~notescrub.detect.crf_kernels` chose when the weights were set), so that
 
 * ``bias`` shifts the ``O`` label's score at every position (Wellner et al. 2007):
   negative values trade precision for recall, without retraining;
@@ -41,13 +42,8 @@ from typing import Any
 import numpy as np
 
 from notescrub.detect.base import Detector
-from notescrub.detect.crf_decode import (
-    CRFWeights,
-    forward_backward,
-    segment_probability,
-    sequence_score,
-    viterbi,
-)
+from notescrub.detect.crf_decode import CRFWeights, segment_probability, sequence_score
+from notescrub.detect.crf_kernels import Kernel, kernel
 from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features.extract import FeatureParts, Featurizer
@@ -310,6 +306,7 @@ class CRFTagger(Detector):
             raise ModelError("the CRF model has no 'O' label (no training token outside a span?)")
         self.model_bytes_ = data
         self.weights_ = weights
+        self.kernel_: Kernel = kernel()  # chosen once per loaded model (see crf_kernels)
         self.tags_ = list(weights.labels)
         self.types_ = sorted({t[2:] for t in weights.labels if t != OUTSIDE})
 
@@ -336,6 +333,7 @@ class CRFTagger(Detector):
         else:
             S_doc = w.scores_from_parts(parts if parts is not None else feat.parts(doc))
         o = w.labels.index(OUTSIDE)
+        k = self.kernel_
         tags: list[str] = []
         spans: list[Span] = []
         logprob = 0.0
@@ -344,9 +342,9 @@ class CRFTagger(Detector):
             S = S_doc[lo:hi].copy()
             if self.bias:
                 S[:, o] += float(self.bias)
-            fb = forward_backward(S, w.trans)
+            fb = k.forward_backward(S, w.trans)
             if self.threshold is None:
-                path, _ = viterbi(S, w.trans)
+                path, _ = k.viterbi(S, w.trans)
             else:
                 path = self._threshold_path(fb.marginals, o, float(self.threshold))
             seq_tags = [w.labels[k] for k in path]

@@ -15,6 +15,11 @@ once (``Tagger.info()``: state features and transitions) and inference is done h
 CRFsuite's linear-chain model has no start/end transitions, so these match its own
 Viterbi and marginals (up to the 6 decimals of the weight dump).
 
+:func:`viterbi` and :func:`forward_backward` are always the numpy recursions (the
+``numpy`` kernel); a :class:`~notescrub.detect.crf.CRFTagger` decodes with the kernel that
+:func:`notescrub.detect.crf_kernels.kernel` chose when it got its weights (numpy or the
+compiled numba recursions, see :mod:`~notescrub.detect.crf_kernels`).
+
 >>> import numpy as np
 >>> S = np.array([[2.0, 0.0], [0.0, 1.0], [1.0, 0.5]])   # 3 tokens, labels O, X
 >>> T = np.zeros((2, 2))
@@ -39,8 +44,6 @@ from typing import Any
 
 import numpy as np
 from scipy import sparse
-
-from notescrub.detect.crf_kernels import kernels
 
 __all__ = ["CRFWeights", "ForwardBackward", "forward_backward", "segment_probability", "sequence_score", "viterbi",
            "viterbi_shortcut_reach"]
@@ -332,9 +335,6 @@ def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
     n, L = S.shape
     if n == 0:
         return np.zeros(0, dtype=np.int64), 0.0
-    fast = kernels(n)
-    if fast is not None:
-        return fast.viterbi(S, T)
     reach, slack = _reach_and_slack(S, T)
     reach_s = reach + slack  # reach_s[best, best] == slack: best is always kept
     o = int(np.bincount(S.argmax(1), minlength=L).argmax())  # the usual label (O)
@@ -416,9 +416,6 @@ def forward_backward(S: np.ndarray, T: np.ndarray) -> ForwardBackward:
     up to rounding, half the array operations per token.
     """
     n, L = S.shape
-    fast = kernels(n) if n else None
-    if fast is not None:
-        return fast.forward_backward(S, T)
     shift = S.max(1) if n else np.zeros(0)
     P = np.exp(S - shift[:, None])
     E = np.exp(T)
