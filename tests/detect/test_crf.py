@@ -15,6 +15,7 @@ import pytest
 from notescrub.detect import crf_kernels
 from notescrub.detect.crf import CRFTagger, load_pipeline, rank_for_review
 from notescrub.detect.crf_decode import forward_backward, sequence_score, viterbi
+from notescrub.detect.crf_scorer import Scorer
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer
 from notescrub.registry import load_model
@@ -247,33 +248,68 @@ def test_copy_of_model_dir_loads(fitted, tmp_path):
 
 @pytest.mark.parametrize("text", ["Ruiz", "Dr. Ruiz", "Seen by Dr. Ruiz in Riverton.", ""])
 def test_cached_word_scores_equal_flat_scores(fitted, docs, text):
-    w = fitted.weights_
+    sc = Scorer(fitted.weights_)
     for d in [Document("s", text), docs[35]]:
         parts = fitted.featurizer.parts(d)
-        assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))
-        assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))  # from the cache
+        first = sc.scores_from_parts(parts)
+        assert np.allclose(first, sc.state_scores(parts.join()))  # (one flat sum: another order)
+        assert np.array_equal(sc.scores_from_parts(parts), first)  # from the cache: the same floats
 
 
-def test_row_score_cache_starts_over_when_full(fitted, docs, monkeypatch):
-    from notescrub.detect import crf_decode
+def test_cached_scores_are_the_floats_of_a_fresh_scorer(fitted, docs):
+    warm = Scorer(fitted.weights_)
+    for d in docs[:30]:
+        warm.scores_from_parts(fitted.featurizer.parts(d))
+    assert warm.cache_sizes()["words"] > 0 and warm.cache_sizes()["rows"] > 0
+    for d in docs[30:]:
+        parts = fitted.featurizer.parts(d)
+        assert np.array_equal(warm.scores_from_parts(parts), Scorer(fitted.weights_).scores_from_parts(parts))
 
-    monkeypatch.setattr(crf_decode, "_MAX_ROWS", 3)  # every document overflows it
-    w = fitted.weights_
+
+def test_scorer_caches_are_bounded_and_cleared(fitted, docs):
+    sc = Scorer(fitted.weights_, max_rows=3, max_words=5)  # every document overflows them
+    fresh = Scorer(fitted.weights_)
     for d in docs[30:34]:
         parts = fitted.featurizer.parts(d)
-        assert np.allclose(w.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
-    assert len(w._rows) <= 3 + max(len(fitted.featurizer.parts(d).extra) for d in docs[30:34])
+        assert np.allclose(sc.group_scores(parts.groups, len(parts)), sc.state_scores(parts.extra))
+        assert np.array_equal(sc.scores_from_parts(parts), fresh.scores_from_parts(parts))
+    longest = max(len(fitted.featurizer.parts(d)) for d in docs[30:34])
+    sizes = sc.cache_sizes()
+    assert sizes["rows"] <= 3 + 3 * longest and sizes["words"] <= 5 + longest
+    sc.clear()
+    assert sc.cache_sizes() == {"words": 0, "rows": 0, "pair_prefixes": 0}
+
+
+def test_weights_are_immutable_and_scorers_pickle_without_caches(fitted, docs):
+    import dataclasses
+    import pickle
+
+    w = fitted.weights_
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        w.trans = np.zeros_like(w.trans)  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        w.trans[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        w.state.data[0] = 1.0
+    assert isinstance(w.labels, tuple)
+    sc = fitted.scorer_
+    sc.scores_from_parts(fitted.featurizer.parts(docs[31]))
+    back = pickle.loads(pickle.dumps(sc))
+    assert back.kernel is sc.kernel and back.cache_sizes()["words"] == 0
+    parts = fitted.featurizer.parts(docs[32])
+    assert np.array_equal(back.scores_from_parts(parts), sc.scores_from_parts(parts))
 
 
 def test_group_scores_equal_flat_scores_with_pipes_and_known_bigrams(fitted, docs):
     w = fitted.weights_
+    sc = Scorer(w)
     text = docs[35].text + " a | b || c |||"
     parts = fitted.featurizer.parts(Document("p", text))
     known = [a for a in w.attr_index if a.startswith("bg[")]
     assert known  # the synthetic model has bigram attributes: the pair filter is exercised
     assert any(f in w.attr_index for feats in parts.extra for f in feats if f.startswith("bg["))
-    assert np.allclose(w.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
-    assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))
+    assert np.allclose(sc.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
+    assert np.allclose(sc.scores_from_parts(parts), w.state_scores(parts.join()))
 
 
 @pytest.fixture(params=["numpy", "numba"])

@@ -43,7 +43,8 @@ import numpy as np
 
 from notescrub.detect.base import Detector
 from notescrub.detect.crf_decode import CRFWeights, segment_probability, sequence_score
-from notescrub.detect.crf_kernels import Kernel, kernel
+from notescrub.detect.crf_kernels import Kernel
+from notescrub.detect.crf_scorer import Scorer
 from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features.extract import FeatureParts, Featurizer
@@ -306,7 +307,7 @@ class CRFTagger(Detector):
             raise ModelError("the CRF model has no 'O' label (no training token outside a span?)")
         self.model_bytes_ = data
         self.weights_ = weights
-        self.kernel_: Kernel = kernel()  # chosen once per loaded model (see crf_kernels)
+        self.scorer_ = Scorer(weights)  # the kernel is chosen here, once per loaded model; owns every cache
         self.tags_ = list(weights.labels)
         self.types_ = sorted({t[2:] for t in weights.labels if t != OUTSIDE})
 
@@ -317,6 +318,12 @@ class CRFTagger(Detector):
             raise ModelError(f"{type(self).__name__} is not fitted: call fit() or load a model")
         return w
 
+    @property
+    def kernel_(self) -> Kernel:
+        """The decoding kernel chosen when the weights were set (``scorer_.kernel``)."""
+        self._fitted()
+        return self.scorer_.kernel
+
     def decode(self, doc: Document, attrs: list[list[str]] | None = None, *, marginals: bool = False,
                parts: FeatureParts | None = None) -> Decoded:
         """Tags, spans (with probabilities) and log-probability of one document.
@@ -326,14 +333,14 @@ class CRFTagger(Detector):
         """
         w = self._fitted()
         self._check_decoding()
+        scorer = self.scorer_
         feat = self._featurizer()
         view = feat.view(doc)
         if attrs is not None:
-            S_doc = w.state_scores(attrs)
+            S_doc = scorer.state_scores(attrs)
         else:
-            S_doc = w.scores_from_parts(parts if parts is not None else feat.parts(doc))
+            S_doc = scorer.scores_from_parts(parts if parts is not None else feat.parts(doc))
         o = w.labels.index(OUTSIDE)
-        k = self.kernel_
         tags: list[str] = []
         spans: list[Span] = []
         logprob = 0.0
@@ -342,9 +349,9 @@ class CRFTagger(Detector):
             S = S_doc[lo:hi].copy()
             if self.bias:
                 S[:, o] += float(self.bias)
-            fb = k.forward_backward(S, w.trans)
+            fb = scorer.forward_backward(S)
             if self.threshold is None:
-                path, _ = k.viterbi(S, w.trans)
+                path, _ = scorer.viterbi(S)
             else:
                 path = self._threshold_path(fb.marginals, o, float(self.threshold))
             seq_tags = [w.labels[k] for k in path]

@@ -40,14 +40,13 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from notescrub.detect import crf_decode
-from notescrub.detect.crf_decode import ForwardBackward, viterbi_shortcut_reach
+from notescrub.detect.crf_decode import ForwardBackward, Reach, viterbi_shortcut_reach
 from notescrub.errors import ConfigError
 
 __all__ = ["ENV", "LEGACY_ENV", "MODES", "NUMPY", "Kernel", "kernel", "setting"]
@@ -61,6 +60,18 @@ LEGACY_ENV = "NOTESCRUB_KERNELS"
 MODES = ("auto", "numpy", "numba")
 
 
+class ViterbiFn(Protocol):
+    """``(S, T, reach=None) -> (path, score)``; ``reach``: ``crf_decode.transition_reach(T)``."""
+
+    def __call__(self, S: np.ndarray, T: np.ndarray, reach: Reach | None = None) -> tuple[np.ndarray, float]: ...
+
+
+class ForwardBackwardFn(Protocol):
+    """``(S, T) -> ForwardBackward``."""
+
+    def __call__(self, S: np.ndarray, T: np.ndarray) -> ForwardBackward: ...
+
+
 @dataclass(frozen=True)
 class Kernel:
     """A pair of decoding functions over state scores ``S`` (n x L) and transitions ``T``.
@@ -70,8 +81,8 @@ class Kernel:
     """
 
     name: str
-    viterbi: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, float]]
-    forward_backward: Callable[[np.ndarray, np.ndarray], ForwardBackward]
+    viterbi: ViterbiFn
+    forward_backward: ForwardBackwardFn
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return kernel, (self.name,)
@@ -134,13 +145,13 @@ def _try_compile() -> Kernel | None:
 def _compile() -> Kernel:
     from notescrub.detect import _crf_numba
 
-    def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
+    def viterbi(S: np.ndarray, T: np.ndarray, reach: Reach | None = None) -> tuple[np.ndarray, float]:
         n = len(S)
         if n == 0:
             return np.zeros(0, dtype=np.int64), 0.0
         S = np.ascontiguousarray(S, dtype=np.float64)
         T = np.ascontiguousarray(T, dtype=np.float64)
-        path, score = _crf_numba.viterbi_loop(S, T, viterbi_shortcut_reach(S, T))
+        path, score = _crf_numba.viterbi_loop(S, T, viterbi_shortcut_reach(S, T, reach))
         return path, float(score)
 
     def forward_backward(S: np.ndarray, T: np.ndarray) -> ForwardBackward:

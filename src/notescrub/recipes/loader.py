@@ -376,6 +376,7 @@ class HybridModel:
         self.meta = dict(meta or {})
         self.directory = directory
         self._cache: dict[str, Any] = {}
+        self._crf_stacks: dict[Any, Any] = {}  # shared CRF scorers, reused by every pipeline of this model
         validate_meta(self.to_json(), directory / META_FILE if directory else None)
 
     # -- serialisation ----------------------------------------------------------------
@@ -505,7 +506,7 @@ class HybridModel:
             raise ModelError("every component is disabled in this operating point", path=where)
         from notescrub.recipes.shared_crf import share_crf_scoring
 
-        share_crf_scoring(d.inner for d in detectors.values())  # CRFs with one featurizer score together
+        share_crf_scoring((d.inner for d in detectors.values()), self._crf_stacks)  # CRFs with one featurizer score together
         p = self._preset(preset)
         resolver = resolver_from_spec(p.get("resolver", self.resolver))
         name = str(self.meta.get("model_name") or self.meta.get("name") or (self.directory.name if self.directory else "hybrid"))
