@@ -47,6 +47,7 @@ from notescrub.detect.crf_kernels import Kernel
 from notescrub.detect.crf_scorer import Scorer
 from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, ModelError
+from notescrub.estimator import Params
 from notescrub.features.extract import FeatureParts, Featurizer
 from notescrub.text.align import (
     OUTSIDE,
@@ -133,7 +134,7 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-class CRFTagger(Detector):
+class CRFTagger(Params, Detector):
     """Linear-chain CRF tagger (see the module docstring).
 
     Parameters
@@ -189,21 +190,7 @@ class CRFTagger(Detector):
         self.name = name
         self.verbose = verbose
 
-    # -- parameters ----------------------------------------------------------------------
-    _PARAMS = ("featurizer", "scheme", "sequence", "algorithm", "c1", "c2", "max_iterations", "min_freq",
-               "possible_transitions", "bias", "threshold", "labels", "name", "verbose")
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._PARAMS}
-
-    def set_params(self, **params: Any) -> CRFTagger:
-        unknown = set(params) - set(self._PARAMS)
-        if unknown:
-            raise ConfigError(f"unknown CRFTagger parameters {sorted(unknown)}")
-        for k, v in params.items():
-            setattr(self, k, v)
-        return self
-
+    # -- parameters: get_params / set_params from notescrub.estimator.Params -------------
     def _check_params(self) -> None:
         if self.scheme not in SCHEMES:
             raise ConfigError(f"unknown tagging scheme {self.scheme!r}; known: {', '.join(SCHEMES)}")
