@@ -63,9 +63,8 @@ def _prepare_install() -> None:
     import notescrub
 
     compileall.compile_dir(str(Path(notescrub.__file__).parent), quiet=1)
-    env = dict(os.environ, NOTESCRUB_KERNELS="numba")
-    subprocess.run([sys.executable, "-c", "from notescrub.detect.crf_kernels import kernels; kernels(1)"],
-                   check=False, env=env)
+    subprocess.run([sys.executable, "-c", "from notescrub.detect.crf_kernels import kernel; kernel('numba')"],
+                   check=False)
 
 
 def main() -> None:

@@ -49,7 +49,7 @@ def _run_blocked(code, blocked, tmp_path):
     """Run ``code`` in a fresh interpreter in which ``blocked`` cannot be imported."""
     prelude = f"import sys\nfor _m in {list(blocked)!r}:\n    sys.modules[_m] = None\n"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
-               NOTESCRUB_KERNELS="auto")
+               NOTESCRUB_CRF_KERNEL="auto", NOTESCRUB_KERNELS="auto")
     return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, cwd=tmp_path,
                           env=env, timeout=300)
 

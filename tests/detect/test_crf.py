@@ -12,8 +12,10 @@ import numpy as np
 import pycrfsuite
 import pytest
 
+from notescrub.detect import crf_kernels
 from notescrub.detect.crf import CRFTagger, load_pipeline, rank_for_review
 from notescrub.detect.crf_decode import forward_backward, sequence_score, viterbi
+from notescrub.detect.crf_scorer import Scorer
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer
 from notescrub.registry import load_model
@@ -246,42 +248,78 @@ def test_copy_of_model_dir_loads(fitted, tmp_path):
 
 @pytest.mark.parametrize("text", ["Ruiz", "Dr. Ruiz", "Seen by Dr. Ruiz in Riverton.", ""])
 def test_cached_word_scores_equal_flat_scores(fitted, docs, text):
-    w = fitted.weights_
+    sc = Scorer(fitted.weights_)
     for d in [Document("s", text), docs[35]]:
         parts = fitted.featurizer.parts(d)
-        assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))
-        assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))  # from the cache
+        first = sc.scores_from_parts(parts)
+        assert np.allclose(first, sc.state_scores(parts.join()))  # (one flat sum: another order)
+        assert np.array_equal(sc.scores_from_parts(parts), first)  # from the cache: the same floats
 
 
-def test_row_score_cache_starts_over_when_full(fitted, docs, monkeypatch):
-    from notescrub.detect import crf_decode
+def test_cached_scores_are_the_floats_of_a_fresh_scorer(fitted, docs):
+    warm = Scorer(fitted.weights_)
+    for d in docs[:30]:
+        warm.scores_from_parts(fitted.featurizer.parts(d))
+    assert warm.cache_sizes()["words"] > 0 and warm.cache_sizes()["rows"] > 0
+    for d in docs[30:]:
+        parts = fitted.featurizer.parts(d)
+        assert np.array_equal(warm.scores_from_parts(parts), Scorer(fitted.weights_).scores_from_parts(parts))
 
-    monkeypatch.setattr(crf_decode, "_MAX_ROWS", 3)  # every document overflows it
-    w = fitted.weights_
+
+def test_scorer_caches_are_bounded_and_cleared(fitted, docs):
+    sc = Scorer(fitted.weights_, max_rows=3, max_words=5)  # every document overflows them
+    fresh = Scorer(fitted.weights_)
     for d in docs[30:34]:
         parts = fitted.featurizer.parts(d)
-        assert np.allclose(w.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
-    assert len(w._rows) <= 3 + max(len(fitted.featurizer.parts(d).extra) for d in docs[30:34])
+        assert np.allclose(sc.group_scores(parts.groups, len(parts)), sc.state_scores(parts.extra))
+        assert np.array_equal(sc.scores_from_parts(parts), fresh.scores_from_parts(parts))
+    longest = max(len(fitted.featurizer.parts(d)) for d in docs[30:34])
+    sizes = sc.cache_sizes()
+    assert sizes["rows"] <= 3 + 3 * longest and sizes["words"] <= 5 + longest
+    sc.clear()
+    assert sc.cache_sizes() == {"words": 0, "rows": 0, "pair_prefixes": 0}
+
+
+def test_weights_are_immutable_and_scorers_pickle_without_caches(fitted, docs):
+    import dataclasses
+    import pickle
+
+    w = fitted.weights_
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        w.trans = np.zeros_like(w.trans)  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        w.trans[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        w.state.data[0] = 1.0
+    assert isinstance(w.labels, tuple)
+    sc = fitted.scorer_
+    sc.scores_from_parts(fitted.featurizer.parts(docs[31]))
+    back = pickle.loads(pickle.dumps(sc))
+    assert back.kernel is sc.kernel and back.cache_sizes()["words"] == 0
+    parts = fitted.featurizer.parts(docs[32])
+    assert np.array_equal(back.scores_from_parts(parts), sc.scores_from_parts(parts))
 
 
 def test_group_scores_equal_flat_scores_with_pipes_and_known_bigrams(fitted, docs):
     w = fitted.weights_
+    sc = Scorer(w)
     text = docs[35].text + " a | b || c |||"
     parts = fitted.featurizer.parts(Document("p", text))
     known = [a for a in w.attr_index if a.startswith("bg[")]
     assert known  # the synthetic model has bigram attributes: the pair filter is exercised
     assert any(f in w.attr_index for feats in parts.extra for f in feats if f.startswith("bg["))
-    assert np.allclose(w.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
-    assert np.allclose(w.scores_from_parts(parts), w.state_scores(parts.join()))
+    assert np.allclose(sc.group_scores(parts.groups, len(parts)), w.state_scores(parts.extra))
+    assert np.allclose(sc.scores_from_parts(parts), w.state_scores(parts.join()))
 
 
 @pytest.fixture(params=["numpy", "numba"])
-def kernel_mode(request, monkeypatch):
+def kernel_mode(request):
     """Run a decoding test with the numpy recursions and with the compiled kernels."""
     if request.param == "numba":
         pytest.importorskip("numba")
-    monkeypatch.setenv("NOTESCRUB_KERNELS", request.param)
-    return request.param
+    k = crf_kernels.kernel(request.param)
+    assert k.name == request.param
+    return k
 
 
 @pytest.mark.parametrize("n, L, scale", [(1, 3, 1.0), (2, 2, 1.0), (3, 5, 4.0), (57, 9, 30.0), (400, 6, 80.0)])
@@ -299,7 +337,7 @@ def test_forward_backward_matches_log_space_reference(n, L, scale, kernel_mode):
     for t in range(n - 2, -1, -1):
         lb[t] = logsumexp(T + (S[t + 1] + lb[t + 1])[None, :], axis=1)
     log_z = logsumexp(la[-1])
-    fb = forward_backward(S, T)
+    fb = kernel_mode.forward_backward(S, T)
     assert abs(fb.log_z - log_z) < 1e-8 * max(1.0, abs(log_z))
     assert np.allclose(fb.marginals, np.exp(la + lb - log_z), atol=1e-10)
 
@@ -324,6 +362,29 @@ def test_viterbi_matches_textbook_recursion_with_ties_and_o_runs(seed, kernel_mo
     S = rng.integers(-3, 3, (n, L)).astype(float)  # integer scores: many exact ties
     S[rng.random(n) < 0.7, 0] += 6.0  # long runs where label 0 (O) dominates
     T = rng.integers(-2, 3, (L, L)).astype(float)
-    path, score = viterbi(S, T)
+    path, score = kernel_mode.viterbi(S, T)
     ref_path, ref_score = _textbook_viterbi(S, T)
     assert path.tolist() == ref_path and score == ref_score
+
+
+def _exact(d):
+    return [(s.start, s.end, s.label, s.score) for s in d.spans], d.tags, d.logprob, [m.tolist() for m in d.marginals]
+
+
+@pytest.mark.parametrize("mode", ["numpy", "numba"])
+def test_a_notes_scores_do_not_depend_on_the_notes_decoded_before(fitted, docs, tmp_path, monkeypatch, mode):
+    if mode == "numba":
+        pytest.importorskip("numba")
+    monkeypatch.setenv(crf_kernels.ENV, mode)
+    path = fitted.save(tmp_path / "m")
+    note_b = docs[36]
+    alone = CRFTagger.load(path)
+    assert alone.kernel_.name == mode  # chosen when the model is loaded
+    expected = _exact(alone.decode(note_b.copy(layers=False), marginals=True))
+    busy = CRFTagger.load(path)
+    # note A: more tokens than the former 20,000-token kernel switch, and new words for the caches
+    note_a = Document("a", "\n".join(d.text.replace("Dr.", "Dra.") for d in docs) * 12)
+    assert busy.decode(note_a).n_tokens > 20_000
+    monkeypatch.setenv(crf_kernels.ENV, "numpy" if mode == "numba" else "auto")  # a later change does not switch it
+    assert _exact(busy.decode(note_b.copy(layers=False), marginals=True)) == expected
+    assert _exact(alone.decode(note_b.copy(layers=False), marginals=True)) == expected

@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-from notescrub.detect import crf_decode, crf_kernels
+from notescrub.detect import crf_kernels
 
 
 @pytest.fixture
@@ -15,15 +15,16 @@ def no_numba(monkeypatch):
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.delitem(sys.modules, "notescrub.detect._crf_numba", raising=False)
     monkeypatch.delattr(sys.modules["notescrub.detect"], "_crf_numba", raising=False)  # as in a fresh process
-    monkeypatch.setattr(crf_kernels, "_STATE", {"tokens": 0, "kernels": None, "failed": False})
-    monkeypatch.delenv("NOTESCRUB_KERNELS", raising=False)
+    monkeypatch.setattr(crf_kernels, "_COMPILED", [])
+    monkeypatch.delenv(crf_kernels.ENV, raising=False)
+    monkeypatch.delenv(crf_kernels.LEGACY_ENV, raising=False)
 
 
-def test_batches_decode_with_numpy_and_name_the_extra(no_numba, caplog):
+def test_auto_decodes_with_numpy_and_names_the_extra(no_numba, caplog):
     S = np.array([[2.0, 0.0], [0.0, 1.0], [1.0, 0.5]])
     with caplog.at_level(logging.INFO, logger="notescrub.detect.crf_kernels"):
-        assert crf_kernels.kernels(crf_kernels.COMPILE_AFTER_TOKENS) is None  # a batch: would compile
-        assert crf_kernels.kernels(10) is None  # tried once, not again
-        assert crf_decode.viterbi(S, np.zeros((2, 2)))[0].tolist() == [0, 1, 0]
+        assert crf_kernels.kernel() is crf_kernels.NUMPY
+        assert crf_kernels.kernel("auto") is crf_kernels.NUMPY  # tried once, not again
+        assert crf_kernels.kernel().viterbi(S, np.zeros((2, 2)))[0].tolist() == [0, 1, 0]
     msgs = [r.getMessage() for r in caplog.records]
     assert len(msgs) == 1 and "pip install 'notescrub[fast]'" in msgs[0]

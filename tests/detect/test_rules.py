@@ -233,15 +233,21 @@ def test_structured_recall_on_en_dev(en_dev_dir: Path) -> None:
 
 
 def test_blocks_shared_between_detectors_are_the_same_ranges():
+    from notescrub.detect.dictionary import DictionaryDetector
+    from notescrub.detect.negative_cues import share_negative_cues
     from notescrub.detect.rules import RulesDetector, load_rules
 
     text = "Parkinson's disease and Crohn's disease, seen by Dr. Parkinson. " * 2
     a = RulesDetector(load_rules(["en_blocks.toml"]), name="a", propagate=False)
     b = RulesDetector(load_rules(["en_blocks.toml"]), name="b", propagate=False)
+    d = DictionaryDetector()
+    assert a.negative_cues is not b.negative_cues  # each detector owns its cues ...
+    assert share_negative_cues([a, b, d, DictionaryDetector(lang="es")]) == 2  # ... until the assembly shares them
+    assert b.negative_cues is a.negative_cues is d.negative_cues
     expected = sorted((s, e) for r in a._blocks for s, e, _ in r.matches(text))
     assert expected and a.blocks(text) == expected
     got = b.blocks(text)  # served from the shared memo
-    assert got == expected
+    assert got == expected and d.negative_cues.ranges(text) == expected
     got.append((0, 1))  # callers may change their copy
     assert a.blocks(text) == expected
     other = text.replace("Crohn", "Smith")
@@ -257,3 +263,12 @@ def test_user_rule_file_with_a_quadratic_pattern_gets_a_warning(tmp_path, caplog
         load_rules([f])
     msgs = [r.getMessage() for r in caplog.records]
     assert len(msgs) == 1 and "slow-id" in msgs[0] and "mine.toml" in msgs[0]
+
+
+def test_hybrid_model_feeders_share_one_negative_cue_object():
+    from notescrub.recipes.loader import load_with_preset
+
+    pipe = load_with_preset("en-default", None)
+    stacked = next(c.inner for c in pipe.detectors if hasattr(c.inner, "feeders"))
+    cues = [f.negative_cues for f in stacked.feeders if hasattr(f, "negative_cues")]
+    assert len(cues) == 2 and cues[0] is cues[1] and cues[0].rules

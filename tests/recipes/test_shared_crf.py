@@ -13,7 +13,8 @@ from notescrub.recipes import shared_crf
 from notescrub.recipes.loader import ComponentSpec, HybridModel
 from notescrub.recipes.manchester import featurizer
 from notescrub.recipes.shared_crf import (
-    MemberWeights,
+    MemberScorer,
+    SharedScorer,
     StackedWeights,
     share_crf_scoring,
 )
@@ -62,27 +63,30 @@ def test_shared_scores_are_identical_to_each_crf_alone(taggers: list[CRFTagger])
     alone = [copy.copy(t) for t in taggers]
     shared = [copy.copy(t) for t in taggers]
     assert share_crf_scoring(shared) == 3
-    assert all(type(t.weights_) is MemberWeights for t in shared)
-    assert all(type(t.weights_) is not MemberWeights for t in taggers)  # the originals are untouched
+    assert all(type(t.scorer_) is MemberScorer for t in shared)
+    assert all(type(t.scorer_) is not MemberScorer for t in taggers)  # the originals are untouched
+    assert all(s.weights_ is t.weights_ for s, t in zip(shared, taggers))  # the weights are not changed
     for doc in _notes(12, seed=2):
         a, b = doc.copy(layers=False), doc.copy(layers=False)
         for x, y in zip(alone, shared):
-            sa = x.weights_.scores_from_parts(x.featurizer.parts(a))
-            sb = y.weights_.scores_from_parts(y.featurizer.parts(b))
+            sa = x.scorer_.scores_from_parts(x.featurizer.parts(a))
+            sb = y.scorer_.scores_from_parts(y.featurizer.parts(b))
             assert np.array_equal(sa, sb)
             assert _decoded(x, a) == _decoded(y, b)
 
 
 def test_many_documents_in_turn(taggers: list[CRFTagger], monkeypatch: pytest.MonkeyPatch) -> None:
     # a patient's notes go through each CRF in turn: more notes than the kept scores still work
-    monkeypatch.setattr(shared_crf, "_KEEP_DOCS", 2)
+    monkeypatch.setattr(shared_crf, "KEEP_DOCS", 2)
     shared = [copy.copy(t) for t in taggers]
     share_crf_scoring(shared)
+    assert shared[0].scorer_.group.keep_docs == 2
     docs = [d.copy(layers=False) for d in _notes(5, seed=3)]
     parts = [taggers[0].featurizer.parts(d) for d in docs]
     for t, own in zip(shared, taggers):
         for p in parts:
-            assert np.array_equal(t.weights_.scores_from_parts(p), own.weights_.scores_from_parts(p))
+            assert np.array_equal(t.scorer_.scores_from_parts(p), own.scorer_.scores_from_parts(p))
+    assert shared[0].scorer_.cache_sizes()["documents"] <= 2
 
 
 def test_only_crfs_with_the_same_features_are_grouped(taggers: list[CRFTagger]) -> None:
@@ -92,8 +96,14 @@ def test_only_crfs_with_the_same_features_are_grouped(taggers: list[CRFTagger]) 
     assert share_crf_scoring([copy.copy(taggers[1])]) == 0
     twice = [copy.copy(t) for t in taggers[:2]]
     share_crf_scoring(twice)
-    first = twice[0].weights_.group
-    assert share_crf_scoring(twice) == 2 and twice[0].weights_.group is first  # regrouping reuses the stack
+    first = twice[0].scorer_.group
+    assert share_crf_scoring(twice) == 2 and twice[0].scorer_.group is first  # regrouping reuses the stack
+    stacks: dict = {}
+    a, b = [copy.copy(t) for t in taggers[:2]], [copy.copy(t) for t in taggers[:2]]
+    share_crf_scoring(a, stacks)
+    share_crf_scoring(b, stacks)  # another pipeline of the same model: the owner's stack is reused
+    assert a[0].scorer_.group is b[0].scorer_.group is stacks[(taggers[0].weights_, taggers[1].weights_)]
+    assert isinstance(stacks[(taggers[0].weights_, taggers[1].weights_)], SharedScorer)
 
 
 def test_stack_layout(taggers: list[CRFTagger]) -> None:
@@ -109,20 +119,18 @@ def test_stack_layout(taggers: list[CRFTagger]) -> None:
 
 def test_hybrid_pipelines_share_and_match(taggers: list[CRFTagger], monkeypatch: pytest.MonkeyPatch,
                                           tmp_path) -> None:
-    # both runs on the same kernels: which ones a process uses depends on how many tokens it
-    # decoded before (the 20k-token switch of crf_kernels), so earlier tests could split them
-    monkeypatch.setenv("NOTESCRUB_KERNELS", "numpy")
     comps = [ComponentSpec(t.name, "crf", t.name, {}) for t in taggers]
     model = HybridModel(comps, {t.name: t for t in taggers}, resolver={"name": "longest"})
     loaded = HybridModel.load(model.save(tmp_path / "m"))
     pipe = loaded.pipeline()
-    assert all(type(d.inner.weights_) is MemberWeights for d in pipe.detectors)
+    assert all(type(d.inner.scorer_) is MemberScorer for d in pipe.detectors)
+    assert loaded.pipeline().detectors[0].inner.scorer_.group is pipe.detectors[0].inner.scorer_.group
     test = _notes(6, seed=4)
     with_sharing = [[(s.start, s.end, s.label, s.score) for s in pipe(d.copy(layers=False)).layer("phi")]
                     for d in test]
-    monkeypatch.setattr(shared_crf, "share_crf_scoring", lambda detectors: 0)
+    monkeypatch.setattr(shared_crf, "share_crf_scoring", lambda detectors, stacks=None: 0)
     plain = loaded.pipeline()
-    assert all(type(d.inner.weights_) is not MemberWeights for d in plain.detectors)
+    assert all(type(d.inner.scorer_) is not MemberScorer for d in plain.detectors)
     without = [[(s.start, s.end, s.label, s.score) for s in plain(d.copy(layers=False)).layer("phi")] for d in test]
     assert with_sharing == without and any(with_sharing)
 
@@ -130,11 +138,14 @@ def test_hybrid_pipelines_share_and_match(taggers: list[CRFTagger], monkeypatch:
 def test_scores_are_released_once_every_member_has_read_them(taggers: list[CRFTagger]) -> None:
     shared = [copy.copy(t) for t in taggers]
     share_crf_scoring(shared)
-    group = shared[0].weights_.group
+    group = shared[0].scorer_.group
+    group.clear()
     parts = taggers[0].featurizer.parts(_notes(1, seed=5)[0])
     for t in shared[:-1]:
-        t.weights_.scores_from_parts(parts)
-        t.weights_.scores_from_parts(parts)  # a member reading twice is served from the kept scores
-    assert id(parts) in group._recent
-    shared[-1].weights_.scores_from_parts(parts)
-    assert id(parts) not in group._recent
+        t.scorer_.scores_from_parts(parts)
+        t.scorer_.scores_from_parts(parts)  # a member reading twice is served from the kept scores
+    assert group.cache_sizes()["documents"] == 1
+    shared[-1].scorer_.scores_from_parts(parts)
+    assert group.cache_sizes()["documents"] == 0
+    shared[0].scorer_.clear()  # a member's clear() empties the shared caches
+    assert group.cache_sizes() == {"words": 0, "rows": 0, "pair_prefixes": 0, "documents": 0}

@@ -37,6 +37,7 @@ from typing import Any
 from notescrub.detect.base import Detector
 from notescrub.detect.crf import META_FILE, CRFTagger, Decoded, _sha256, check_meta
 from notescrub.errors import ConfigError, ModelError
+from notescrub.estimator import Params
 from notescrub.features.extract import FeatureParts
 from notescrub.text.align import OUTSIDE, segments
 from notescrub.types import Document, Span
@@ -165,7 +166,7 @@ def fold_of(doc: Document, index: int, folds: int) -> int:
     return index % folds
 
 
-class ConsistencyTagger(Detector):
+class ConsistencyTagger(Params, Detector):
     """Two-stage CRF (see the module docstring). ``bias``/``threshold`` act on stage two.
 
     Parameters
@@ -183,9 +184,6 @@ class ConsistencyTagger(Detector):
         self.second = second
         self.folds = folds
         self.name = name
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {"first": self.first, "second": self.second, "folds": self.folds, "name": self.name}
 
     # decoding knobs live on the second stage
     @property
@@ -212,7 +210,7 @@ class ConsistencyTagger(Detector):
 
     @staticmethod
     def _clone(t: CRFTagger, **over: Any) -> CRFTagger:
-        return CRFTagger(**{**t.get_params(), **over})
+        return CRFTagger(**{**t.get_params(deep=False), **over})
 
     def fit(self, docs: Sequence[Document], layer: str = "gold") -> ConsistencyTagger:
         docs = list(docs)

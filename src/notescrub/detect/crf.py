@@ -4,7 +4,8 @@
 ``fit(docs, layer="gold")`` validates and returns ``self``, learned state ends in ``_``)
 and the :class:`~notescrub.detect.base.Detector` contract. Training uses CRFsuite
 (L-BFGS with L2, or L1+L2 with ``c1 > 0``); decoding uses our own Viterbi and
-forward-backward over the learned weights (:mod:`notescrub.detect.crf_decode`), so that
+forward-backward over the learned weights (:mod:`notescrub.detect.crf_decode`, on the
+kernel that :mod:`~notescrub.detect.crf_kernels` chose when the weights were set), so that
 
 * ``bias`` shifts the ``O`` label's score at every position (Wellner et al. 2007):
   negative values trade precision for recall, without retraining;
@@ -41,16 +42,13 @@ from typing import Any
 import numpy as np
 
 from notescrub.detect.base import Detector
-from notescrub.detect.crf_decode import (
-    CRFWeights,
-    forward_backward,
-    segment_probability,
-    sequence_score,
-    viterbi,
-)
+from notescrub.detect.crf_decode import CRFWeights, segment_probability, sequence_score
+from notescrub.detect.crf_kernels import Kernel
+from notescrub.detect.crf_scorer import Scorer
 from notescrub.detect.token_posteriors import remember
 from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, ModelError
+from notescrub.estimator import Params
 from notescrub.features.extract import FeatureParts, Featurizer
 from notescrub.text.align import (
     OUTSIDE,
@@ -137,7 +135,7 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-class CRFTagger(Detector):
+class CRFTagger(Params, Detector):
     """Linear-chain CRF tagger (see the module docstring).
 
     Parameters
@@ -193,21 +191,7 @@ class CRFTagger(Detector):
         self.name = name
         self.verbose = verbose
 
-    # -- parameters ----------------------------------------------------------------------
-    _PARAMS = ("featurizer", "scheme", "sequence", "algorithm", "c1", "c2", "max_iterations", "min_freq",
-               "possible_transitions", "bias", "threshold", "labels", "name", "verbose")
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._PARAMS}
-
-    def set_params(self, **params: Any) -> CRFTagger:
-        unknown = set(params) - set(self._PARAMS)
-        if unknown:
-            raise ConfigError(f"unknown CRFTagger parameters {sorted(unknown)}")
-        for k, v in params.items():
-            setattr(self, k, v)
-        return self
-
+    # -- parameters: get_params / set_params from notescrub.estimator.Params -------------
     def _check_params(self) -> None:
         if self.scheme not in SCHEMES:
             raise ConfigError(f"unknown tagging scheme {self.scheme!r}; known: {', '.join(SCHEMES)}")
@@ -311,6 +295,7 @@ class CRFTagger(Detector):
             raise ModelError("the CRF model has no 'O' label (no training token outside a span?)")
         self.model_bytes_ = data
         self.weights_ = weights
+        self.scorer_ = Scorer(weights)  # the kernel is chosen here, once per loaded model; owns every cache
         self.tags_ = list(weights.labels)
         self.types_ = sorted({t[2:] for t in weights.labels if t != OUTSIDE})
 
@@ -321,6 +306,12 @@ class CRFTagger(Detector):
             raise ModelError(f"{type(self).__name__} is not fitted: call fit() or load a model")
         return w
 
+    @property
+    def kernel_(self) -> Kernel:
+        """The decoding kernel chosen when the weights were set (``scorer_.kernel``)."""
+        self._fitted()
+        return self.scorer_.kernel
+
     def decode(self, doc: Document, attrs: list[list[str]] | None = None, *, marginals: bool = False,
                parts: FeatureParts | None = None) -> Decoded:
         """Tags, spans (with probabilities) and log-probability of one document.
@@ -330,12 +321,13 @@ class CRFTagger(Detector):
         """
         w = self._fitted()
         self._check_decoding()
+        scorer = self.scorer_
         feat = self._featurizer()
         view = feat.view(doc)
         if attrs is not None:
-            S_doc = w.state_scores(attrs)
+            S_doc = scorer.state_scores(attrs)
         else:
-            S_doc = w.scores_from_parts(parts if parts is not None else feat.parts(doc))
+            S_doc = scorer.scores_from_parts(parts if parts is not None else feat.parts(doc))
         o = w.labels.index(OUTSIDE)
         tags: list[str] = []
         spans: list[Span] = []
@@ -345,9 +337,9 @@ class CRFTagger(Detector):
             S = S_doc[lo:hi].copy()
             if self.bias:
                 S[:, o] += float(self.bias)
-            fb = forward_backward(S, w.trans)
+            fb = scorer.forward_backward(S)
             if self.threshold is None:
-                path, _ = viterbi(S, w.trans)
+                path, _ = scorer.viterbi(S)
             else:
                 path = self._threshold_path(fb.marginals, o, float(self.threshold))
             seq_tags = [w.labels[k] for k in path]

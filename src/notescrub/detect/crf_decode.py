@@ -15,6 +15,11 @@ once (``Tagger.info()``: state features and transitions) and inference is done h
 CRFsuite's linear-chain model has no start/end transitions, so these match its own
 Viterbi and marginals (up to the 6 decimals of the weight dump).
 
+:func:`viterbi` and :func:`forward_backward` are always the numpy recursions (the
+``numpy`` kernel); a :class:`~notescrub.detect.crf.CRFTagger` decodes with the kernel that
+:func:`notescrub.detect.crf_kernels.kernel` chose when it got its weights (numpy or the
+compiled numba recursions, see :mod:`~notescrub.detect.crf_kernels`).
+
 >>> import numpy as np
 >>> S = np.array([[2.0, 0.0], [0.0, 1.0], [1.0, 0.5]])   # 3 tokens, labels O, X
 >>> T = np.zeros((2, 2))
@@ -34,53 +39,42 @@ import os
 import re
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 
-from notescrub.detect.crf_kernels import kernels
-
-__all__ = ["CRFWeights", "ForwardBackward", "forward_backward", "segment_probability", "sequence_score", "viterbi",
-           "viterbi_shortcut_reach"]
+__all__ = ["CRFWeights", "ForwardBackward", "Reach", "forward_backward", "segment_probability", "sequence_score",
+           "transition_reach", "viterbi", "viterbi_shortcut_reach"]
 
 
-def _appended(buffer: np.ndarray | None, start: int, scores: np.ndarray, minimum: int) -> np.ndarray:
-    """``buffer`` with ``scores`` written at rows ``start...`` (grown by doubling when full).
-
-    >>> _appended(None, 0, np.ones((2, 3)), 4).shape
-    (4, 3)
-    """
-    need = start + len(scores)
-    if buffer is None or need > len(buffer):
-        grown = np.zeros((max(minimum, need, 2 * (0 if buffer is None else len(buffer))), *scores.shape[1:]))
-        if buffer is not None:
-            grown[: len(buffer)] = buffer
-        buffer = grown
-    buffer[start:need] = scores
-    return buffer
-
-
-#: distinct feature rows whose scores :meth:`CRFWeights.group_scores` keeps (then starts over)
-_MAX_ROWS = 100_000
-
-
-@dataclass
+@dataclass(frozen=True, eq=False)
 class CRFWeights:
-    """A CRF's parameters as arrays: ``state`` (attributes x labels, sparse) and ``trans``."""
+    """A CRF's parameters as arrays: ``state`` (attributes x labels, sparse) and ``trans``.
 
-    labels: list[str]
+    Immutable once built (``trans`` and the sparse data are read-only, ``labels`` a tuple;
+    ``attr_index`` is not to be changed): every cache built from them lives in a
+    :class:`notescrub.detect.crf_scorer.Scorer`. Equality is identity.
+
+    >>> w = CRFWeights(("O", "B-X"), {"w=a": 0}, sparse.csr_matrix(np.array([[0.5, 1.0]])), np.zeros((2, 2)))
+    >>> w.state_scores([["w=a", "w=unknown"], []]).tolist()
+    [[0.5, 1.0], [0.0, 0.0]]
+    >>> w.trans.flags.writeable
+    False
+    """
+
+    labels: tuple[str, ...]
     attr_index: dict[str, int]
     state: sparse.csr_matrix
     trans: np.ndarray
-    _words: dict[str, tuple[Any, int]] = field(default_factory=dict, repr=False)
-    _vecs: np.ndarray | None = field(default=None, repr=False)
-    _offsets: tuple[int, ...] = field(default=(), repr=False)
-    _pairs: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)  # prefix -> _pair_table
-    _pair_vocab: dict[str, int] = field(default_factory=dict, repr=False)  # word -> id, shared by all prefixes
-    _rows: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
-    _row_vecs: np.ndarray | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "labels", tuple(self.labels))
+        trans = np.array(self.trans, dtype=np.float64)  # an own copy, then read-only
+        trans.setflags(write=False)
+        object.__setattr__(self, "trans", trans)
+        self.state.data.setflags(write=False)
 
     @classmethod
     def from_tagger(cls, tagger: Any) -> CRFWeights:
@@ -108,7 +102,7 @@ class CRFWeights:
         trans = np.zeros((len(labels), len(labels)))
         for a, b, w in trans_items:
             trans[lab[a], lab[b]] = w
-        return cls(labels, attr_index, state, trans)
+        return cls(tuple(labels), attr_index, state, trans)
 
     def state_scores(self, attrs: Sequence[Sequence[str]]) -> np.ndarray:
         """``S[t, y]``: sum of the weights of token ``t``'s attributes for label ``y``."""
@@ -127,194 +121,49 @@ class CRFWeights:
         )
         return np.asarray((x @ self.state).todense())
 
-
-    def _add_words(self, new: dict[str, Any], offsets: tuple[int, ...]) -> None:
-        """Score the own and window features of ``new`` words (one sparse product) and cache them."""
-        blocks: list[Sequence[str]] = []
-        for unit in new.values():
-            blocks.append(unit[0])
-            blocks.extend(unit[1][o] for o in offsets)
-        width = 1 + len(offsets)
-        scores = self.state_scores(blocks).reshape(len(new), width, len(self.labels))
-        start = len(self._words)
-        self._vecs = _appended(self._vecs, start, scores, 1024)
-        for k, (word, unit) in enumerate(new.items()):
-            self._words[word] = (unit, start + k)
-
-    def group_scores(self, groups: Sequence[Any], n: int) -> np.ndarray:
-        """``S[t, y]`` of the per-token feature groups of a :class:`FeatureParts` (``n`` tokens).
-
-        A table or list group's feature lists (rows) are scored once per distinct row and
-        the scores kept across documents (most rows -- sentence, position, chunk and
-        feeder features -- recur from note to note); pair (bigram) features are only built
-        for the word pairs that can name a known attribute (:meth:`_add_pair_scores`).
-        The groups' scores are added in group order, each row summed in its attributes'
-        order: the same floats as scoring every group on its own.
-        """
-        S = np.zeros((n, len(self.labels)))
-        # (group, first row in keys, its rows, token -> row; None: one row per token); rows None: pairs
-        plan: list[tuple[Any, int, int, np.ndarray | None]] = []
-        keys: list[tuple[str, ...]] = []
-        for g in groups:
-            kind = getattr(g, "kind", "lists")
-            if kind == "pairs":
-                plan.append((g, 0, -1, None))
-            elif kind == "table":
-                if g.table:
-                    plan.append((g, len(keys), len(g.table), np.asarray(g.ids, dtype=np.intp)))
-                    keys.extend(tuple(r) for r in g.table)
-            else:
-                plan.append((g, len(keys), n, None))
-                keys.extend(tuple(r) for r in g.lists())
-        if not plan:
-            return S
-        if len(self._rows) > _MAX_ROWS:  # bound the cache (rows with rare words accumulate)
-            self._rows, self._row_vecs = {}, None
-        rows = self._rows
-        new = list(dict.fromkeys(k for k in keys if k not in rows))
-        if new:
-            self._add_rows(new)
-        vecs = self._row_vecs
-        ids = np.fromiter((rows[k] for k in keys), dtype=np.intp, count=len(keys))
-        for g, first, count, tokens in plan:
-            if count < 0:
-                self._add_pair_scores(S, g)
-            elif count and n:  # (no rows or no tokens: nothing to add)
-                own = ids[first : first + count]
-                S += vecs[own if tokens is None else own[tokens]]  # type: ignore[index]
-        return S
-
-    def _add_rows(self, new: list[tuple[str, ...]]) -> None:
-        """Score distinct feature rows (one sparse product) and keep their scores."""
-        start = len(self._rows)
-        self._row_vecs = _appended(self._row_vecs, start, self.state_scores(new), 256)
-        for k, row in enumerate(new):
-            self._rows[row] = start + k
-
-    def _pair_table(self, prefix: str) -> tuple[np.ndarray, np.ndarray]:
-        """``(keys, ids)`` of every known attribute ``prefix + "x|y"``, sorted by key, where
-        ``key = word_id(x) << 32 | word_id(y)`` over the word ids of ``_pair_vocab`` (shared by all prefixes).
-
-        A ``|`` inside a word makes the split ambiguous: every split is entered, and all
-        lead to the same attribute (the string ``prefix + x + "|" + y`` is the same).
-        """
-        got = self._pairs.get(prefix)
-        if got is None:
-            vocab = self._pair_vocab
-            keys: list[int] = []
-            cols: list[int] = []
-            k = len(prefix)
-            for attr, col in self.attr_index.items():
-                if attr.startswith(prefix):
-                    rest = attr[k:]
-                    at = rest.find("|")
-                    while at >= 0:
-                        x = vocab.setdefault(rest[:at], len(vocab))
-                        y = vocab.setdefault(rest[at + 1 :], len(vocab))
-                        keys.append(x << 32 | y)
-                        cols.append(col)
-                        at = rest.find("|", at + 1)
-            order = np.argsort(np.asarray(keys, dtype=np.int64), kind="stable")
-            got = self._pairs[prefix] = (np.asarray(keys, dtype=np.int64)[order], np.asarray(cols, dtype=np.int64)[order])
-        return got
-
-    def _pair_hits(self, g: Any) -> tuple[list[int], list[int]]:
-        """(token, attribute id) of every bigram attribute of ``g`` that the model knows, pair
-        type by pair type (in ``g.ranges()`` order), tokens in increasing order."""
-        ranges = list(g.ranges())
-        tables = [self._pair_table(prefix) for *_, prefix in ranges]  # (may add words to the vocabulary)
-        get = self._pair_vocab.get
-        wid = np.fromiter((get(w, -1) for w in g.words), dtype=np.int64, count=len(g.words))
-        toks: list[int] = []
-        cols: list[int] = []
-        for (a, b, lo, hi, _prefix), (keys, ids) in zip(ranges, tables):
-            if not len(keys):
-                continue
-            x, y = wid[lo + a : hi + a], wid[lo + b : hi + b]
-            both = np.flatnonzero((x >= 0) & (y >= 0))
-            if not len(both):
-                continue
-            want = x[both] << 32 | y[both]
-            at = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
-            found = keys[at] == want
-            toks.extend((both[found] + lo).tolist())
-            cols.extend(ids[at[found]].tolist())
-        return toks, cols
-
-    def _add_pair_scores(self, S: np.ndarray, g: Any) -> None:
-        index = self.attr_index
-        toks, cols = self._pair_hits(g)
-        if toks:
-            x = sparse.csr_matrix((np.ones(len(cols)), (np.asarray(toks, dtype=np.int64), np.asarray(cols, dtype=np.int64))),
-                                  shape=(len(S), len(index)))
-            S += (x @ self.state).toarray()
-
-    def scores_from_parts(self, parts: Any) -> np.ndarray:
-        """Same as ``state_scores(parts.join())``, with per-word scores cached.
-
-        ``parts`` is a :class:`notescrub.features.extract.FeatureParts`; a word's own and
-        window features are scored once per distinct word and reused across documents.
-        """
-        offsets = tuple(parts.offsets)
-        if offsets != self._offsets or len(self._words) > 200_000:
-            self._words, self._vecs, self._offsets = {}, None, offsets
-        n = len(parts.words)
-        S = self.group_scores(parts.groups, n)
-        if n == 0:
-            return S
-        cache = self._words
-        new: dict[str, Any] = {}
-        for w, u in zip(parts.words, parts.units):
-            hit = cache.get(w)
-            if hit is None or hit[0] is not u:  # unseen word, or a reconfigured featurizer
-                new[w] = u
-        if new:
-            for w in new:
-                cache.pop(w, None)
-            self._add_words(new, offsets)
-        rows = np.fromiter((cache[w][1] for w in parts.words), dtype=np.int64, count=n)
-        G = self._vecs[rows]  # type: ignore[index]
-        S += G[:, 0]
-        for k, o in enumerate(offsets):  # token i gets the offset-o features of word i + o
-            if abs(o) >= n:
-                continue
-            if o > 0:
-                S[: n - o] += G[o:, 1 + k]
-            else:
-                S[-o:] += G[: n + o, 1 + k]
-        return S
+    def add_pair_scores(self, S: np.ndarray, toks: Sequence[int], cols: Sequence[int]) -> None:
+        """Add to ``S`` the weights of attribute ``cols[k]`` at token ``toks[k]`` (bigram hits)."""
+        x = sparse.csr_matrix((np.ones(len(cols)), (np.asarray(toks, dtype=np.int64), np.asarray(cols, dtype=np.int64))),
+                              shape=(len(S), len(self.attr_index)))
+        S += (x @ self.state).toarray()
 
 
-def viterbi_shortcut_reach(S: np.ndarray, T: np.ndarray) -> np.ndarray:
+Reach = tuple[np.ndarray, float]
+
+
+def transition_reach(T: np.ndarray) -> Reach:
+    """``(reach, max |T|)`` of a transition matrix: ``reach[s, a] = max_y T[a, y] - T[s, y]``
+    (see :func:`viterbi_shortcut_reach`); a model computes it once (its ``T`` never changes).
+
+    >>> transition_reach(np.array([[0.0, 1.0], [0.0, 0.0]]))[0].tolist()
+    [[0.0, 0.0], [1.0, 0.0]]
+    """
+    return (T[None, :, :] - T[:, None, :]).max(2), float(np.abs(T).max())
+
+
+def _slack(S: np.ndarray, t_max: float) -> float:
+    return 1e-9 * (1.0 + (float(np.abs(S).max()) + t_max) * len(S))
+
+
+def viterbi_shortcut_reach(S: np.ndarray, T: np.ndarray, reach: Reach | None = None) -> np.ndarray:
     """``reach[s, a] + slack``: how far below the best label ``s`` a label ``a`` may lie and
     still win some column of a Viterbi step.
 
     ``reach[s, a] = max_y T[a, y] - T[s, y]`` is the largest gain of ``a`` over ``s``
-    through a transition; ``slack`` is a margin (growing with the scores' size and the
-    sequence length) so that a label judged hopeless is *strictly* worse after rounding.
+    through a transition (``reach``: :func:`transition_reach` of ``T``, computed when not
+    given); ``slack`` is a margin (growing with the scores' size and the sequence length) so
+    that a label judged hopeless is *strictly* worse after rounding.
 
     >>> viterbi_shortcut_reach(np.zeros((1, 2)), np.array([[0.0, 1.0], [0.0, 0.0]])).round(3).tolist()
     [[0.0, 0.0], [1.0, 0.0]]
     """
-    reach, slack = _reach_and_slack(S, T)
-    return reach + slack
+    r, t_max = reach if reach is not None else transition_reach(T)
+    return r + _slack(S, t_max)
 
 
-#: (T, reach, max |T|) of the transition matrix seen last (a model's T never changes)
-_REACH: list[tuple[np.ndarray, np.ndarray, float]] = []
-
-
-def _reach_and_slack(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
-    hit = next((r for r in _REACH if r[0] is T), None)
-    if hit is None or not np.array_equal(hit[0], T):  # a new matrix, or one changed in place
-        hit = (T, (T[None, :, :] - T[:, None, :]).max(2), float(np.abs(T).max()))  # reach[s, a] = max_y T[a, y] - T[s, y]
-        _REACH[:] = [r for r in _REACH[-3:] if r[0] is not T] + [hit]
-    slack = 1e-9 * (1.0 + (float(np.abs(S).max()) + hit[2]) * len(S))
-    return hit[1], slack
-
-
-def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
-    """Best path (label indices) and its unnormalised score.
+def viterbi(S: np.ndarray, T: np.ndarray, reach: Reach | None = None) -> tuple[np.ndarray, float]:
+    """Best path (label indices) and its unnormalised score (``reach``: :func:`transition_reach`
+    of ``T``, computed when not given).
 
     Same result as the textbook recursion ``delta[t] = max_a(delta[t-1][a] + T[a]) + S[t]``
     (first index on ties), with two exact shortcuts:
@@ -332,14 +181,12 @@ def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
     n, L = S.shape
     if n == 0:
         return np.zeros(0, dtype=np.int64), 0.0
-    fast = kernels(n)
-    if fast is not None:
-        return fast.viterbi(S, T)
-    reach, slack = _reach_and_slack(S, T)
-    reach_s = reach + slack  # reach_s[best, best] == slack: best is always kept
+    gain, t_max = reach if reach is not None else transition_reach(T)
+    slack = _slack(S, t_max)
+    reach_s = gain + slack  # reach_s[best, best] == slack: best is always kept
     o = int(np.bincount(S.argmax(1), minlength=L).argmax())  # the usual label (O)
     g = S + T[o]  # delta[t] - const after a single-label step from o
-    others = g - g[:, o : o + 1] + reach[o][None, :]
+    others = g - g[:, o : o + 1] + gain[o][None, :]
     others[:, o] = -np.inf
     stays = others.max(1) < -2 * slack  # o alone and best at t: the next step keeps only o
     # run_end[t]: first position >= t where o does not stay (n if none)
@@ -416,9 +263,6 @@ def forward_backward(S: np.ndarray, T: np.ndarray) -> ForwardBackward:
     up to rounding, half the array operations per token.
     """
     n, L = S.shape
-    fast = kernels(n) if n else None
-    if fast is not None:
-        return fast.forward_backward(S, T)
     shift = S.max(1) if n else np.zeros(0)
     P = np.exp(S - shift[:, None])
     E = np.exp(T)

@@ -1,31 +1,38 @@
-"""Compiled (numba) Viterbi and forward-backward for :mod:`notescrub.detect.crf_decode`.
+"""Which Viterbi / forward-backward a CRF decodes with: numpy or compiled (numba).
 
-The numpy recursions in :mod:`~notescrub.detect.crf_decode` pay a few microseconds of
+The numpy recursions of :mod:`notescrub.detect.crf_decode` pay a few microseconds of
 interpreter overhead per token; on a 400-word note that is most of the CRF's decoding
-time. The same recursions compiled with numba run at machine speed:
+time. The same recursions compiled with numba (:mod:`notescrub.detect._crf_numba`) run at
+machine speed:
 
-* :func:`viterbi` is the textbook recursion (first index on ties) with one exact
-  shortcut: when every other label is hopeless against the best one (see
-  :func:`notescrub.detect.crf_decode.viterbi`) the step is a single-label step. Paths
-  and scores are the numpy function's, bit for bit.
-* :func:`forward_backward` is the classic scaled forward-backward (``alpha[t]`` sums
-  to 1, ``beta`` divided by the same scales); marginals and ``log Z`` equal the numpy
-  function's up to rounding (about 1e-12).
+* Viterbi is the textbook recursion (first index on ties) with the exact shortcut of
+  :func:`notescrub.detect.crf_decode.viterbi`: paths and scores are numpy's, bit for bit;
+* forward-backward is the classic scaled recursion (``alpha[t]`` sums to 1, ``beta``
+  divided by the same scales); numpy's defers its rescaling, so marginals and ``log Z``
+  agree with numpy's up to rounding (about 1e-13), not bit for bit.
 
-Compiling costs a second or two the first time (numba then caches the machine code next
-to this file, or in its user cache directory when that is read-only); loading the cached
-code costs ~0.2 s. So that a one-note run never pays this, :func:`kernels` hands the
-compiled functions out only once a process has decoded :data:`COMPILE_AFTER_TOKENS`
-tokens (a batch), and never when numba is missing or fails: the numpy code is the
-fallback. numba is the optional ``fast`` extra (``pip install 'notescrub[fast]'``); a base
-install decodes with numpy, with the same spans. The environment variable ``NOTESCRUB_KERNELS=numpy`` disables them,
-``NOTESCRUB_KERNELS=numba`` uses them from the first document.
+**The kernel is chosen once, by a setting**, never by what a process decoded before: the
+environment variable ``NOTESCRUB_CRF_KERNEL`` (:data:`ENV`) is ``auto`` (the default:
+numba when it is installed and compiles, numpy otherwise), ``numpy`` or ``numba``. A CRF
+tagger asks :func:`kernel` when it gets its weights (``fit`` or loading a model) and keeps
+the answer, so every note a loaded model decodes uses the same floating-point code, and a
+note's scores do not depend on the notes decoded before it. The older name
+``NOTESCRUB_KERNELS`` is still read when the new one is not set.
+
+numba is the optional ``fast`` extra (``pip install 'notescrub[fast]'``). Compiling costs a
+second or two the first time (numba then caches the machine code next to
+:mod:`~notescrub.detect._crf_numba`, or in its user cache directory when that is
+read-only); later processes load it in ~0.2 s plus ~0.3 s to import numba. When numba is
+missing or fails, the numpy code decodes (the same spans) and one INFO line says why.
 
 >>> import numpy as np
->>> from notescrub.detect import crf_decode
->>> k = kernels(10**9)
+>>> k = kernel("numpy")
+>>> k.name
+'numpy'
 >>> S, T = np.array([[2.0, 0.0], [0.0, 1.0], [1.0, 0.5]]), np.zeros((2, 2))
->>> k is None or k.viterbi(S, T)[0].tolist() == crf_decode.viterbi(S, T)[0].tolist()
+>>> k.viterbi(S, T)[0].tolist()
+[0, 1, 0]
+>>> kernel("auto").name in ("numpy", "numba")
 True
 """
 
@@ -33,63 +40,121 @@ from __future__ import annotations
 
 import logging
 import os
-from types import SimpleNamespace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["COMPILE_AFTER_TOKENS", "kernels"]
+from notescrub.detect import crf_decode
+from notescrub.detect.crf_decode import ForwardBackward, Reach, viterbi_shortcut_reach
+from notescrub.errors import ConfigError
+
+__all__ = ["ENV", "LEGACY_ENV", "MODES", "NUMPY", "Kernel", "kernel", "setting"]
 
 log = logging.getLogger(__name__)
 
-#: Sequence positions a process decodes with numpy (counted at each Viterbi and
-#: forward-backward call) before it switches to the compiled kernels.
-COMPILE_AFTER_TOKENS = 20_000
+#: the setting that chooses the kernel (``auto``, ``numpy`` or ``numba``)
+ENV = "NOTESCRUB_CRF_KERNEL"
+#: its former name, read when :data:`ENV` is not set
+LEGACY_ENV = "NOTESCRUB_KERNELS"
+MODES = ("auto", "numpy", "numba")
 
-_STATE: dict[str, Any] = {"tokens": 0, "kernels": None, "failed": False}
+
+class ViterbiFn(Protocol):
+    """``(S, T, reach=None) -> (path, score)``; ``reach``: ``crf_decode.transition_reach(T)``."""
+
+    def __call__(self, S: np.ndarray, T: np.ndarray, reach: Reach | None = None) -> tuple[np.ndarray, float]: ...
 
 
-def kernels(n_tokens: int) -> SimpleNamespace | None:
-    """The compiled ``viterbi`` / ``forward_backward`` to use for a sequence of ``n_tokens``.
+class ForwardBackwardFn(Protocol):
+    """``(S, T) -> ForwardBackward``."""
 
-    ``None`` means: use numpy (numba missing or failed, disabled, or the process has not
-    decoded enough tokens yet for compiling to pay off).
+    def __call__(self, S: np.ndarray, T: np.ndarray) -> ForwardBackward: ...
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A pair of decoding functions over state scores ``S`` (n x L) and transitions ``T``.
+
+    ``name`` is ``"numpy"`` or ``"numba"``; a pickled kernel is chosen again by name where
+    it is unpickled (numpy where numba is missing there).
     """
-    st = _STATE
-    mode = os.environ.get("NOTESCRUB_KERNELS", "auto")
-    if mode == "numpy" or st["failed"]:
-        return None
-    if st["kernels"] is not None:
-        return st["kernels"]
-    st["tokens"] += n_tokens
-    if mode != "numba" and st["tokens"] < COMPILE_AFTER_TOKENS:
-        return None
+
+    name: str
+    viterbi: ViterbiFn
+    forward_backward: ForwardBackwardFn
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return kernel, (self.name,)
+
+
+#: the numpy recursions of :mod:`notescrub.detect.crf_decode`
+NUMPY = Kernel("numpy", crf_decode.viterbi, crf_decode.forward_backward)
+
+#: the compiled kernel once built in this process (``None`` inside: numba missing or failed);
+#: a cache of machine code, never a choice: :func:`kernel` decides from the setting alone
+_COMPILED: list[Kernel | None] = []
+
+
+def setting() -> str:
+    """The kernel setting of this process: ``$NOTESCRUB_CRF_KERNEL`` (or ``$NOTESCRUB_KERNELS``), default ``auto``.
+
+    >>> setting() in MODES
+    True
+    """
+    name = ENV if ENV in os.environ else LEGACY_ENV
+    value = os.environ.get(name, "auto").strip().lower() or "auto"
+    if value not in MODES:
+        raise ConfigError(f"${name} is {value!r}; expected one of {', '.join(MODES)}")
+    return value
+
+
+def kernel(mode: str | None = None) -> Kernel:
+    """The kernel for ``mode`` (``None``: :func:`setting`): ``numpy``, or ``numba`` where it works.
+
+    ``auto`` and ``numba`` both give the compiled kernel when numba is installed and
+    compiles (``numba`` also says so at WARNING level when it cannot), numpy otherwise.
+    The answer depends on the mode and the installation only.
+    """
+    mode = setting() if mode is None else mode
+    if mode not in MODES:
+        raise ConfigError(f"unknown CRF kernel {mode!r}; expected one of {', '.join(MODES)}")
+    if mode == "numpy":
+        return NUMPY
+    if not _COMPILED:
+        _COMPILED.append(_try_compile())
+    compiled = _COMPILED[0]
+    if compiled is None:
+        if mode == "numba":
+            log.warning("%s=numba, but the compiled CRF kernels are unavailable: decoding with numpy", ENV)
+        return NUMPY
+    return compiled
+
+
+def _try_compile() -> Kernel | None:
     try:
-        st["kernels"] = _compile()
+        return _compile()
     except Exception as exc:  # noqa: BLE001 - ImportError, numba errors: the numpy code stays in use
-        st["failed"] = True
         if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in ("numba", "llvmlite"):
             log.info("CRF decoding uses numpy (same spans); pip install 'notescrub[fast]' compiles it with numba")
         else:
             log.info("compiled CRF kernels unavailable (%s); using numpy", type(exc).__name__)
         return None
-    return st["kernels"]
 
 
-def _compile() -> SimpleNamespace:
+def _compile() -> Kernel:
     from notescrub.detect import _crf_numba
-    from notescrub.detect.crf_decode import ForwardBackward, viterbi_shortcut_reach
 
-    def viterbi(S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, float]:
+    def viterbi(S: np.ndarray, T: np.ndarray, reach: Reach | None = None) -> tuple[np.ndarray, float]:
         n = len(S)
         if n == 0:
             return np.zeros(0, dtype=np.int64), 0.0
         S = np.ascontiguousarray(S, dtype=np.float64)
         T = np.ascontiguousarray(T, dtype=np.float64)
-        path, score = _crf_numba.viterbi_loop(S, T, viterbi_shortcut_reach(S, T))
+        path, score = _crf_numba.viterbi_loop(S, T, viterbi_shortcut_reach(S, T, reach))
         return path, float(score)
 
-    def forward_backward(S: np.ndarray, T: np.ndarray) -> Any:
+    def forward_backward(S: np.ndarray, T: np.ndarray) -> ForwardBackward:
         T = np.ascontiguousarray(T, dtype=np.float64)
         E = np.exp(T)
         if len(S) == 0:
@@ -102,4 +167,4 @@ def _compile() -> SimpleNamespace:
     S0, T0 = np.zeros((2, 2)), np.zeros((2, 2))
     viterbi(S0, T0)
     forward_backward(S0, T0)
-    return SimpleNamespace(viterbi=viterbi, forward_backward=forward_backward)
+    return Kernel("numba", viterbi, forward_backward)

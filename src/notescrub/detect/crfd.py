@@ -19,6 +19,7 @@ De-id featurizer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,26 @@ KIND = "crfd"
 class StatDeidCRF(CRFTagger):
     """A :class:`CRFTagger` whose default featurizer is Stat De-id's (name ``crfd``)."""
 
-    def __init__(self, featurizer: Any = None, *args: Any, name: str = "crfd", **kwargs: Any) -> None:
-        super().__init__(featurizer, *args, name=name, **kwargs)  # type: ignore[misc]  # args stop before name
+    def __init__(
+        self,
+        featurizer: Any = None,
+        scheme: str = "BIO",
+        sequence: str = "record",
+        algorithm: str = "lbfgs",
+        c1: float = 0.0,
+        c2: float = 1.0,
+        max_iterations: int = 200,
+        min_freq: int = 1,
+        possible_transitions: bool = True,
+        bias: float = 0.0,
+        threshold: float | None = None,
+        labels: Sequence[str] | None = None,
+        name: str = "crfd",
+        verbose: bool = False,
+    ) -> None:
+        # every parameter spelled out (scikit-learn's contract: no *args/**kwargs); only name's default differs
+        super().__init__(featurizer, scheme, sequence, algorithm, c1, c2, max_iterations, min_freq,
+                         possible_transitions, bias, threshold, labels, name, verbose)
 
     def _featurizer(self) -> Any:
         if self.featurizer is None:

@@ -23,9 +23,11 @@ common-word list, whatever its case or context.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
+from typing import Any
 
 from notescrub.detect.base import Detector
+from notescrub.detect.negative_cues import NegativeCues
 from notescrub.detect.resolve import Blocks, longest
 from notescrub.errors import ConfigError
 from notescrub.lexicons import lexicon
@@ -127,10 +129,10 @@ def _hospital_heads() -> PhraseIndex:
 
 
 @lru_cache(maxsize=1)
-def _blocker():  # the negative-cue rules (eponyms)
-    from notescrub.detect.rules import RulesDetector, load_rules
+def _block_rules() -> tuple[Any, ...]:  # the negative-cue rules (eponyms)
+    from notescrub.detect.rules import load_rules
 
-    return RulesDetector(load_rules(["en_blocks.toml"]), name="blocks", propagate=False)
+    return tuple(r for r in load_rules(["en_blocks.toml"]).rules if r.block)
 
 
 @cache
@@ -205,6 +207,12 @@ class DictionaryDetector(Detector):
         self.lang = lang
         self.name = name
 
+    @cached_property
+    def negative_cues(self) -> NegativeCues:
+        """The eponym block ranges (English; none in Spanish); the assembly may share a rules
+        detector's (:func:`~notescrub.detect.negative_cues.share_negative_cues`)."""
+        return NegativeCues(_block_rules() if self.lang == "en" else ())
+
     # -- lexicons -----------------------------------------------------------------
     def _names(self) -> tuple[frozenset[str], frozenset[str]]:
         return _name_lists(self.lang)
@@ -234,7 +242,7 @@ class DictionaryDetector(Detector):
                 spans += self._professions(view, words, where)
             if "names" in self.kinds:
                 spans += self._person_names(doc, view, words, style)
-            blocks = Blocks(_blocker().blocks(doc.text) if self.lang == "en" else [])
+            blocks = Blocks(self.negative_cues.ranges(doc.text))
             if blocks:
                 spans = [s for s in spans if not blocks.hits(s.start, s.end)]
         return _non_overlapping(spans)

@@ -54,6 +54,7 @@ from notescrub.detect.base import Detector
 from notescrub.detect.bmewo import Chunk, Codec
 from notescrub.detect.charlm import CharLmBank
 from notescrub.errors import ConfigError, ModelError
+from notescrub.estimator import Params
 from notescrub.io.atomic import atomic_dir
 from notescrub.text.align import AlignStats, segments, spans_to_tags
 from notescrub.text.tokenize import Token
@@ -84,7 +85,7 @@ def sequence_tokens(doc: Document) -> list[Token]:
     return out
 
 
-class CharLmHmmChunker(Detector):
+class CharLmHmmChunker(Params, Detector):
     """HMM chunker with character-LM emissions (scikit-learn estimator contract).
 
     Parameters
@@ -261,7 +262,7 @@ class CharLmHmmChunker(Detector):
         meta = {
             "kind": KIND,
             "notescrub_version": __version__,
-            "params": self.get_params(),
+            "params": self.get_params(deep=False),
             "types": self.codec_.types,
             "counts": {k: v.tolist() for k, v in self.counts_.items()},
             "align_stats": self.align_stats_,
@@ -303,16 +304,6 @@ class CharLmHmmChunker(Detector):
         self._cache = {}
         return self
 
-    # -- scikit-learn contract --------------------------------------------------------
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("order", "n_chars", "lambda_factor", "alpha", "n_best", "rescore_eps", "beam", "name", "cache_size")}
-
-    def set_params(self, **params: Any) -> CharLmHmmChunker:
-        for k, v in params.items():
-            if k not in self.get_params():
-                raise ValueError(f"unknown parameter {k!r}")
-            setattr(self, k, v)
-        return self
 
 
 def _transition_logs(

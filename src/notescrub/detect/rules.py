@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.detect.base import Detector
+from notescrub.detect.negative_cues import NegativeCues
 from notescrub.detect.resolve import Blocks, highest_score
 from notescrub.detect.start_index import StartIndex
 from notescrub.errors import ConfigError, LabelError, ModelError
@@ -521,10 +522,6 @@ def _key_occurrences(text: str, keys: set[str] | frozenset[str] | Any) -> list[t
     return out
 
 
-#: block-rule signature -> (the text seen last, its block ranges); see RulesDetector.blocks
-_LAST_BLOCKS: dict[tuple[Any, ...], tuple[str, tuple[tuple[int, int], ...]]] = {}
-
-
 class RulesDetector(Detector):
     """Apply a :class:`RuleSet` to a document; returns non-overlapping spans.
 
@@ -554,26 +551,16 @@ class RulesDetector(Detector):
         self._ruleset = rs.select(labels) if labels is not None else rs
         self._blocks = [r for r in self._ruleset.rules if r.block]
         self._positive = [r for r in self._ruleset.rules if not r.block]
+        #: the block ranges (may be shared with other detectors, see negative_cues.share_negative_cues)
+        self.negative_cues = NegativeCues(self._blocks)
 
     @property
     def ruleset(self) -> RuleSet:
         return self._ruleset
 
     def blocks(self, text: str) -> list[tuple[int, int]]:
-        """Character ranges matched by the negative-cue (block) rules."""
-        if not self._blocks:
-            return []
-        # detectors with the same block rules (rules and dictionary feeders) share the
-        # ranges of the text seen last: a block's matches depend on its regex and group only
-        key = tuple((r.regex.pattern, r.regex.flags, r.group) for r in self._blocks)
-        hit = _LAST_BLOCKS.get(key)
-        if hit is not None and hit[0] is text:
-            return list(hit[1])
-        found = sorted((a, b) for r in self._blocks for a, b, _ in r.matches(text))
-        if len(_LAST_BLOCKS) > 8:
-            _LAST_BLOCKS.clear()
-        _LAST_BLOCKS[key] = (text, tuple(found))
-        return found
+        """Character ranges matched by the negative-cue (block) rules (``self.negative_cues``)."""
+        return self.negative_cues.ranges(text)
 
     @cached_property
     def start_index(self) -> StartIndex:

@@ -32,6 +32,7 @@ import numpy as np
 from notescrub.detect.base import Detector
 from notescrub.detect.crf import CRFTagger
 from notescrub.detect.token_posteriors import remember
+from notescrub.estimator import Params
 from notescrub.features.extract import TableGroup
 from notescrub.types import Document, Span
 
@@ -102,7 +103,7 @@ def stack_features(doc: Document, feeders: Sequence[Detector], fused: bool = Tru
     return [list(table[k]) for k in ids]
 
 
-class StackedCRF(Detector):
+class StackedCRF(Params, Detector):
     """A :class:`~notescrub.detect.crf.CRFTagger` whose features include feeder detections.
 
     Parameters
@@ -163,7 +164,13 @@ class StackedCRF(Detector):
         self.crf.threshold = value
 
     def set_params(self, **params: Any) -> StackedCRF:
-        self.crf.set_params(**params)
+        """Set ``crf``, ``feeders``, ``name`` or nested ``crf__param``; any other name is the inner
+        CRF's parameter (``set_params(bias=-1.0)`` is ``set_params(crf__bias=-1.0)``)."""
+        own = self._param_names()
+        inner = {k: v for k, v in params.items() if k.partition("__")[0] not in own}
+        super().set_params(**{k: v for k, v in params.items() if k not in inner})
+        if inner:
+            self.crf.set_params(**inner)
         return self
 
     def save(self, directory: str | Path, **kw: Any) -> Path:

@@ -50,6 +50,7 @@ import scipy.sparse as sp
 from notescrub import __version__
 from notescrub.detect.base import Detector
 from notescrub.errors import ConfigError, ModelError
+from notescrub.estimator import Params
 from notescrub.text.align import (
     OUTSIDE,
     AlignStats,
@@ -81,7 +82,7 @@ def featurizer_from_config(cfg: dict[str, Any]) -> Any:
     return Featurizer.from_config(cfg)
 
 
-class SVMTagger(Detector):
+class SVMTagger(Params, Detector):
     """Per-token linear SVM (scikit-learn estimator contract; see the module docstring).
 
     Parameters
@@ -112,19 +113,6 @@ class SVMTagger(Detector):
         self.max_iter = max_iter
         self.scheme = scheme
         self.name = name
-
-    _PARAMS = ("featurizer", "C", "min_freq", "class_weight", "max_iter", "scheme", "name")
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._PARAMS}
-
-    def set_params(self, **params: Any) -> SVMTagger:
-        unknown = set(params) - set(self._PARAMS)
-        if unknown:
-            raise ConfigError(f"unknown SVMTagger parameters {sorted(unknown)}")
-        for k, v in params.items():
-            setattr(self, k, v)
-        return self
 
     def _featurizer(self) -> Any:
         if self.featurizer is None:

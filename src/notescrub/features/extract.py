@@ -33,11 +33,11 @@ True
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from notescrub.errors import ConfigError
+from notescrub.estimator import Params
 from notescrub.features.context import position_table, sentence_table
 from notescrub.features.patterns import chunk_table, pattern_table
 from notescrub.features.token import lexical_features, orthographic_features
@@ -225,7 +225,7 @@ class FeatureParts:
         return FeatureParts(self.words, self.units, self.offsets, groups=[*self.groups, group])  # type: ignore[list-item]
 
 
-class Featurizer:
+class Featurizer(Params):
     """Turn documents into per-token feature lists (scikit-learn style parameters).
 
     Parameters
@@ -269,26 +269,15 @@ class Featurizer:
         self.lang = lang
         self.fused = fused
 
-    # -- scikit-learn style parameters -------------------------------------------------
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._param_names()}
-
+    # -- scikit-learn style parameters (notescrub.estimator.Params) ---------------------
     def set_params(self, **params: Any) -> Featurizer:
-        unknown = set(params) - set(self._param_names())
-        if unknown:
-            raise ConfigError(f"unknown featurizer parameters {sorted(unknown)}")
-        for k, v in params.items():
-            setattr(self, k, v)
-        self.__dict__.pop("_state", None)
+        super().set_params(**params)
+        self.__dict__.pop("_state", None)  # built again from the new parameters on first use
         return self
 
     def to_config(self) -> dict[str, Any]:
         """JSON-serialisable parameters (tuples become lists)."""
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.get_params().items()}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.get_params(deep=False).items()}
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Featurizer:
@@ -302,7 +291,7 @@ class Featurizer:
         return cls(**cfg)
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items())
         return f"Featurizer({args})"
 
     def __getstate__(self) -> dict[str, Any]:

@@ -36,12 +36,12 @@ model or a parser for the language is missing: results never change silently.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from notescrub.errors import ConfigError
+from notescrub.estimator import Params
 from notescrub.features.extract import FeatureParts, Featurizer, Unit
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
@@ -59,7 +59,7 @@ _MAX_TERM_WORDS = 4
 _EMPTY_UNIT: Unit = ([], {})
 
 
-class StatDeidFeaturizer:
+class StatDeidFeaturizer(Params):
     """Per-token feature strings for Stat De-id (and CRFD, which uses exactly the same).
 
     Parameters
@@ -85,17 +85,10 @@ class StatDeidFeaturizer:
         self.np_source = np_source
         self.fused = fused
 
-    # -- parameters -------------------------------------------------------------------
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self._param_names()}
-
+    # -- parameters: get_params / set_params from notescrub.estimator.Params -----------
     def to_config(self) -> dict[str, Any]:
         """JSON-serialisable parameters, tagged ``"featurizer": "stat-deid"``."""
-        cfg = {k: list(v) if isinstance(v, tuple) else v for k, v in self.get_params().items()}
+        cfg = {k: list(v) if isinstance(v, tuple) else v for k, v in self.get_params(deep=False).items()}
         return {"featurizer": "stat-deid", **cfg}
 
     @classmethod
@@ -115,7 +108,7 @@ class StatDeidFeaturizer:
         return {k: v for k, v in self.__dict__.items() if k != "_state"}
 
     def __repr__(self) -> str:
-        return "StatDeidFeaturizer(" + ", ".join(f"{k}={v!r}" for k, v in self.get_params().items()) + ")"
+        return "StatDeidFeaturizer(" + ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items()) + ")"
 
     @property
     def pos_enabled(self) -> bool:

@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.detect.base import Detector
+from notescrub.detect.negative_cues import share_negative_cues
 from notescrub.errors import ConfigError, ModelError, NotescrubError
 from notescrub.types import Document, Span
 
@@ -382,6 +383,7 @@ class HybridModel:
         self.meta = dict(meta or {})
         self.directory = directory
         self._cache: dict[str, Any] = {}
+        self._crf_stacks: dict[Any, Any] = {}  # shared CRF scorers, reused by every pipeline of this model
         validate_meta(self.to_json(), directory / META_FILE if directory else None)
 
     # -- serialisation ----------------------------------------------------------------
@@ -511,7 +513,8 @@ class HybridModel:
             raise ModelError("every component is disabled in this operating point", path=where)
         from notescrub.recipes.shared_crf import share_crf_scoring
 
-        share_crf_scoring(d.inner for d in detectors.values())  # CRFs with one featurizer score together
+        share_crf_scoring((d.inner for d in detectors.values()), self._crf_stacks)  # CRFs with one featurizer score together
+        share_negative_cues(d.inner for d in detectors.values())
         p = self._preset(preset)
         resolver = resolver_from_spec(p.get("resolver", self.resolver))
         name = str(self.meta.get("model_name") or self.meta.get("name") or (self.directory.name if self.directory else "hybrid"))
@@ -559,6 +562,7 @@ class HybridModel:
             specs = {x.name: x for x in self.components}
             eff = opts if opts is not None else self.options()  # the operating point being built
             feeders = [self._build(specs[f], eff[f], earlier, eff) for f in (o.get("feeders") or [])]
+            share_negative_cues(feeders)  # the rules and dictionary feeders compute a note's block ranges once
             obj = StackedCRF(obj, feeders, name=c.name)
         for k in ("bias", "threshold"):
             if k in o:

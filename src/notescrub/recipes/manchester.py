@@ -60,6 +60,7 @@ from typing import Any
 
 from notescrub.detect.base import Detector
 from notescrub.errors import ConfigError, ModelError
+from notescrub.estimator import Params
 from notescrub.features import Featurizer
 from notescrub.recipes.loader import ComponentSpec, HybridModel
 from notescrub.types import Document, Span
@@ -190,7 +191,7 @@ def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
     return {"precision": round(p, 4), "recall": round(r, 4), "tp": tp, "fp": fp, "fn": fn}
 
 
-class ManchesterRecipe(Detector):
+class ManchesterRecipe(Params, Detector):
     """The Manchester hybrid as a trainable estimator (see the module docstring).
 
     Parameters
@@ -320,17 +321,16 @@ class ManchesterRecipe(Detector):
             "crfs": {n: getattr(o, "training_", {}) for n, o in objects.items()},
             "seconds": {"knowledge": round(t1 - t0, 1), "features": round(t2 - t1, 1), "crf": round(t3 - t2, 1)},
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "params": self.get_params(),
+            "params": self._saved_params(),
         }
         self.model_.meta["training"] = self.training_
         self._pipelines: dict[Any, Any] = {}
         return self
 
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        keys = ("lang", "crf_types", "residual", "min_precision", "min_recall", "algorithm", "c1", "c2",
-                "max_iterations", "min_freq", "scheme", "adjacent_share", "features", "two_pass", "priority",
-                "preset", "n_jobs")
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in ((k, getattr(self, k)) for k in keys)}
+    def _saved_params(self) -> dict[str, Any]:
+        """The parameters stored in ``training.params`` (JSON: lists for tuples; not ``verbose``)."""
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.get_params(deep=False).items()
+                if k != "verbose"}
 
     def _rule_labels(self) -> set[str]:
         from notescrub.detect.rules import load_rules

@@ -6,10 +6,12 @@ with the same feature configuration. They already read one featurisation of a do
 CRF looked its attribute strings up in its own index, built the bigram strings again and
 ran its own sparse products. :func:`share_crf_scoring` groups the CRF taggers of a
 pipeline by featurizer configuration and gives every member of a group a
-:class:`MemberWeights`: the state scores of all members come from one
-:class:`StackedWeights` -- the union of their attribute indexes with their weight
-matrices side by side (attributes x all members' labels) -- computed once per document,
-and each member reads its own columns.
+:class:`MemberScorer`: the state scores of all members come from one
+:class:`SharedScorer` over :class:`StackedWeights` -- the union of their attribute
+indexes with their weight matrices side by side (attributes x all members' labels) --
+computed once per document, and each member reads its own columns. Each member keeps its
+own weights, kernel and transitions for decoding; the shared scorer owns the caches (its
+:meth:`~notescrub.detect.crf_scorer.Scorer.clear` empties them, also through any member).
 
 The scores are *identical* to each CRF's own (same floats, so same spans and scores):
 
@@ -18,7 +20,7 @@ The scores are *identical* to each CRF's own (same floats, so same spans and sco
   attributes, so every sum is accumulated in the same order as in its own product;
 * bigram attributes (whose sparse rows are sorted by attribute id, and ids differ between
   members) are looked up once in the union index, then multiplied per member with the
-  member's own ids (:meth:`StackedWeights._add_pair_scores`).
+  member's own ids (:meth:`StackedWeights.add_pair_scores`).
 
 ``tests/recipes/test_shared_crf.py`` checks the equality against independent decoding.
 
@@ -29,7 +31,6 @@ The scores are *identical* to each CRF's own (same floats, so same spans and sco
 from __future__ import annotations
 
 import json
-import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,26 +39,27 @@ import numpy as np
 from scipy import sparse
 
 from notescrub.detect.crf_decode import CRFWeights
+from notescrub.detect.crf_kernels import Kernel
+from notescrub.detect.crf_scorer import Scorer
 
-__all__ = ["MemberWeights", "StackedWeights", "share_crf_scoring"]
+__all__ = ["MemberScorer", "SharedScorer", "StackedWeights", "share_crf_scoring"]
 
 #: at most this many documents' stacked scores are kept; an entry is dropped as soon as every
 #: member has read its columns (a patient's notes go through each CRF in turn)
-_KEEP_DOCS = 256
+KEEP_DOCS = 256
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class StackedWeights(CRFWeights):
     """The weights of several CRFs side by side over the union of their attributes.
 
     ``labels`` are ``"<member>:<label>"``; member ``k``'s scores are the columns
-    ``slices[k]``. Build with :meth:`stack`.
+    ``slices[k]``. Build with :meth:`stack`. Immutable, as every :class:`CRFWeights`.
     """
 
-    members: list[CRFWeights] = field(default_factory=list, repr=False)
-    slices: list[slice] = field(default_factory=list, repr=False)
-    union_to_own: list[np.ndarray] = field(default_factory=list, repr=False)
-    _recent: dict[int, tuple[Any, np.ndarray, set[int]]] = field(default_factory=dict, repr=False)
+    members: tuple[CRFWeights, ...] = field(default=(), repr=False)
+    slices: tuple[slice, ...] = field(default=(), repr=False)
+    union_to_own: tuple[np.ndarray, ...] = field(default=(), repr=False)
 
     @classmethod
     def stack(cls, members: Sequence[CRFWeights]) -> StackedWeights:
@@ -81,19 +83,17 @@ class StackedWeights(CRFWeights):
             slices.append(slice(width, width + len(w.labels)))
             u2o = np.full(n_attrs, -1, dtype=np.int64)
             u2o[o2u] = np.arange(len(o2u), dtype=np.int64)
+            u2o.setflags(write=False)
             union_to_own.append(u2o)
             width += len(w.labels)
         state = sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                                   shape=(n_attrs, width))
-        return cls(labels, union, state, np.zeros((width, width)), members=list(members), slices=slices,
-                   union_to_own=union_to_own)
+        return cls(tuple(labels), union, state, np.zeros((width, width)), members=tuple(members),
+                   slices=tuple(slices), union_to_own=tuple(union_to_own))
 
-    def _add_pair_scores(self, S: np.ndarray, g: Any) -> None:
-        """Bigram attributes: looked up once in the union index, scored per member with its own
+    def add_pair_scores(self, S: np.ndarray, toks: Sequence[int], cols: Sequence[int]) -> None:
+        """Bigram attributes (``cols`` in the union index), scored per member with its own
         attribute ids (the same sparse matrix as the member's own, so the same sums)."""
-        toks, cols = self._pair_hits(g)
-        if not toks:
-            return
         tok_arr = np.asarray(toks, dtype=np.int64)
         col_arr = np.asarray(cols, dtype=np.int64)
         for w, sl, u2o in zip(self.members, self.slices, self.union_to_own):
@@ -105,68 +105,130 @@ class StackedWeights(CRFWeights):
             x = sparse.csr_matrix((np.ones(n_keep), (tok_arr[keep], own[keep])), shape=(len(S), len(w.attr_index)))
             S[:, sl] += (x @ w.state).toarray()
 
+
+class SharedScorer(Scorer):
+    """The scorer of a :class:`StackedWeights`: scores every member at once, per document.
+
+    On top of the per-word and per-row caches of :class:`~notescrub.detect.crf_scorer.Scorer`
+    it keeps the stacked scores of the last documents (at most ``keep_docs``) until every
+    member has read its columns.
+    """
+
+    def __init__(self, weights: StackedWeights, kernel: Kernel | None = None, *, keep_docs: int | None = None,
+                 **bounds: int) -> None:
+        self.keep_docs = KEEP_DOCS if keep_docs is None else keep_docs
+        super().__init__(weights, kernel, **bounds)
+
+    def clear(self) -> None:
+        super().clear()
+        # (parts, stacked scores, members that have read them); matched by identity while held here
+        self._recent: list[tuple[Any, np.ndarray, set[int]]] = []
+
+    def cache_sizes(self) -> dict[str, int]:
+        return {**super().cache_sizes(), "documents": len(self._recent)}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**super().__getstate__(), "keep_docs": self.keep_docs}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.keep_docs = state["keep_docs"]
+        super().__setstate__(state)
+
     def member_scores(self, parts: Any, k: int) -> np.ndarray:
         """Member ``k``'s state scores for ``parts`` (all members are scored on first request;
         the scores are kept until every member has read its columns)."""
-        key = id(parts)
-        hit = self._recent.get(key)
-        if hit is None or hit[0] is not parts:
-            if len(self._recent) >= _KEEP_DOCS:
-                self._recent.pop(next(iter(self._recent)))
-            hit = self._recent[key] = (parts, self.scores_from_parts(parts), set())
-        out = np.ascontiguousarray(hit[1][:, self.slices[k]])
-        hit[2].add(k)
-        if len(hit[2]) == len(self.members):
-            del self._recent[key]
+        weights: StackedWeights = self.weights  # type: ignore[assignment]
+        recent = self._recent
+        at = next((i for i in range(len(recent) - 1, -1, -1) if recent[i][0] is parts), -1)
+        if at < 0:
+            if len(recent) >= self.keep_docs:
+                del recent[0]
+            recent.append((parts, self.scores_from_parts(parts), set()))
+            at = len(recent) - 1
+        _, scores, readers = recent[at]
+        out = np.ascontiguousarray(scores[:, weights.slices[k]])
+        readers.add(k)
+        if len(readers) == len(weights.members):
+            del recent[at]
         return out
 
 
-@dataclass(eq=False)
-class MemberWeights(CRFWeights):
-    """One CRF's weights whose :meth:`scores_from_parts` reads its columns of a :class:`StackedWeights`."""
+class MemberScorer(Scorer):
+    """One CRF's scorer whose :meth:`scores_from_parts` reads its columns of a :class:`SharedScorer`.
 
-    group: StackedWeights | None = field(default=None, repr=False)
-    member: int = 0
+    Decoding (kernel, transitions) and flat :meth:`state_scores` use the member's own weights.
+    """
+
+    def __init__(self, weights: CRFWeights, group: SharedScorer, member: int, kernel: Kernel | None = None) -> None:
+        self.group = group
+        self.member = member
+        super().__init__(weights, kernel)
+
+    def clear(self) -> None:
+        super().clear()
+        self.group.clear()
+
+    def cache_sizes(self) -> dict[str, int]:
+        return self.group.cache_sizes()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**super().__getstate__(), "group": self.group, "member": self.member}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.group, self.member = state["group"], state["member"]
+        super().__setstate__(state)
 
     def scores_from_parts(self, parts: Any) -> np.ndarray:
-        assert self.group is not None
         return self.group.member_scores(parts, self.member)
 
 
-_STACKS: weakref.WeakValueDictionary[tuple[int, ...], StackedWeights] = weakref.WeakValueDictionary()
-
-
-def share_crf_scoring(detectors: Iterable[Any]) -> int:
+def share_crf_scoring(detectors: Iterable[Any], stacks: dict[Any, SharedScorer] | None = None) -> int:
     """Let the plain CRF taggers among ``detectors`` that share a featurizer configuration
     score documents together (see the module docstring); returns how many were grouped.
 
-    Taggers are changed in place (their ``weights_`` become :class:`MemberWeights`), so pass
-    the pipeline's own copies. Stacks are reused while the same loaded weights are in use.
+    Taggers are changed in place (their ``scorer_`` becomes a :class:`MemberScorer`; their
+    weights stay), so pass the pipeline's own copies. A group whose members already share a
+    scorer keeps it; ``stacks`` (owned by the caller, e.g. a loaded hybrid model, keyed by
+    the members' weights) reuses shared scorers between the pipelines built from one model.
     """
     from notescrub.detect.crf import CRFTagger
 
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[tuple[Any, Scorer]]] = {}
     for det in detectors:
-        if type(det) is not CRFTagger or det.featurizer is None:
+        if type(det) is not CRFTagger or det.featurizer is None or getattr(det, "weights_", None) is None:
             continue
-        w = getattr(det, "weights_", None)
-        if type(w) is MemberWeights:
-            w = w.group.members[w.member] if w.group is not None else None
-        if type(w) is not CRFWeights or not hasattr(det.featurizer, "parts"):
+        sc = det.scorer_
+        if not hasattr(det.featurizer, "parts") or type(sc) not in (Scorer, MemberScorer):
             continue
         key = json.dumps(det.featurizer.to_config(), sort_keys=True)
-        groups.setdefault(key, []).append((det, w))
+        groups.setdefault(key, []).append((det, sc))
     grouped = 0
     for members in groups.values():
         if len(members) < 2:
             continue
-        ws = [w for _, w in members]
-        ids = tuple(id(w) for w in ws)
-        stacked = _STACKS.get(ids)
-        if stacked is None or any(a is not b for a, b in zip(stacked.members, ws)):
-            stacked = StackedWeights.stack(ws)
-            _STACKS[ids] = stacked
-        for k, (det, w) in enumerate(members):
-            det.weights_ = MemberWeights(w.labels, w.attr_index, w.state, w.trans, group=stacked, member=k)
+        ws = tuple(sc.weights for _, sc in members)
+        shared = _current_group(members, ws)
+        if shared is None and stacks is not None:
+            shared = stacks.get(ws)
+        if shared is None:
+            shared = SharedScorer(StackedWeights.stack(ws), members[0][1].kernel)
+            if stacks is not None:
+                stacks[ws] = shared
+        for k, (det, sc) in enumerate(members):
+            det.scorer_ = MemberScorer(sc.weights, shared, k, sc.kernel)
         grouped += len(members)
     return grouped
+
+
+def _current_group(members: list[tuple[Any, Scorer]], ws: tuple[CRFWeights, ...]) -> SharedScorer | None:
+    """The shared scorer that ``members`` already read from, in this order (``None`` if not)."""
+    first = members[0][1]
+    if not isinstance(first, MemberScorer):
+        return None
+    group = first.group
+    st: StackedWeights = group.weights  # type: ignore[assignment]
+    same = len(st.members) == len(ws) and all(a is b for a, b in zip(st.members, ws))
+    if same and all(isinstance(sc, MemberScorer) and sc.group is group and sc.member == k
+                    for k, (_, sc) in enumerate(members)):
+        return group
+    return None
