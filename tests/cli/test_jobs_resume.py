@@ -137,3 +137,50 @@ def test_failing_document_writes_nothing_and_leaves_no_run_folder(tmp_path):
     assert r.returncode == 1
     assert [json.loads(x)["id"] for x in out.read_text(encoding="utf-8").splitlines()] == \
         [f"n{i}" for i in range(12) if i != 7]
+
+
+@pytest.fixture(scope="module")
+def table(corpus, tmp_path_factory):
+    """The corpus as a warehouse-style Parquet table: integer ids, renamed columns, a column not released."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    src, key = corpus
+    rows = [json.loads(x) for x in src.read_text(encoding="utf-8").splitlines()]
+    path = tmp_path_factory.mktemp("table") / "notes.parquet"
+    pq.write_table(pa.table({
+        "note_id": pa.array(range(len(rows)), pa.int64()),
+        "dept": [f"dept-{i % 4}" for i in range(len(rows))],
+        "note_text": [r["text"] for r in rows],
+        "contact": ["not released"] * len(rows),
+        "mrn": [r.get("patient") for r in rows],
+    }), path, row_group_size=50)
+    return path, key
+
+
+TABLE_OPTS = ("--text-column", "note_text", "--id-column", "note_id", "--patient-column", "mrn", "--keep-field", "dept")
+
+
+def test_table_shape_same_bytes_for_jobs_and_after_sigkill_resume(table, tmp_path):
+    import pyarrow.parquet as pq
+
+    src, key = table
+    ref = tmp_path / "ref.parquet"
+    r = _deid(src, ref, key, *TABLE_OPTS)
+    assert r.returncode == 0, r.stderr
+    got = pq.read_table(ref)
+    assert got.column_names == ["note_id", "dept", "note_text", "mrn", "spans"]
+    assert got.column("note_id").to_pylist() == list(range(160)) and str(got.schema.field("note_id").type) == "int64"
+    two = tmp_path / "two.parquet"
+    assert _deid(src, two, key, *TABLE_OPTS, "--jobs", "2", "--chunk-size", "7").returncode == 0
+    assert two.read_bytes() == ref.read_bytes()
+    out = tmp_path / "out.parquet"
+    folder = tmp_path / ".notescrub-run.out.parquet"
+    cmd, env = _cli("deid", src, "-o", out, "--model", "rules-en", "--key-file", key, "--jobs", "2",
+                    "--chunk-size", "10", *TABLE_OPTS)
+    assert _kill_after(cmd, env, folder, 3), "the run ended before it could be killed"
+    assert not out.exists()
+    time.sleep(1.5)  # orphaned workers notice their parent is gone and exit
+    done = subprocess.run(cmd + ["--resume"], env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == ref.read_bytes()

@@ -42,8 +42,9 @@ def test_table_columns_and_input_order_with_jobs(tmp_path):
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
     got = list(csv.DictReader(io.StringIO(outs[0].decode("utf-8"))))
-    assert [r["id"] for r in got] == [r[0] for r in rows]
-    assert all("Ruiz" not in r["text"] and r["patient"].startswith("pt-") for r in got)
+    assert list(got[0]) == ["note_id", "mrn", "note_text", "spans"]  # the input's names; 'ward' is not released
+    assert [r["note_id"] for r in got] == [r[0] for r in rows]
+    assert all("Ruiz" not in r["note_text"] and r["mrn"].startswith("pt-") for r in got)
     assert "north" not in outs[0].decode("utf-8")  # other columns only with --keep-field
     spans = tmp_path / "spans.jsonl"
     assert main(["-q", "annotate", str(src), "-o", str(spans), "--model", "rules-en", "--text-column", "note_text",

@@ -102,3 +102,13 @@ def test_not_a_parquet_file(tmp_path):
     (tmp_path / "x.parquet").write_bytes(b"definitely not parquet")
     with pytest.raises(InputFormatError, match="not a readable Parquet file"):
         list(read_corpus(tmp_path / "x.parquet"))
+
+
+def test_parquet_empty_string_is_a_value_csv_empty_field_is_not(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"text": ["a", "b"], "ward": ["", None]}), tmp_path / "x.parquet")
+    assert [d.metadata for d in read_corpus(tmp_path / "x.parquet")] == [{"ward": ""}, {}]
+    (tmp_path / "x.csv").write_text("text,ward\na,\n", encoding="utf-8")
+    assert [d.metadata for d in read_corpus(tmp_path / "x.csv")] == [{}]

@@ -149,6 +149,7 @@ def write_corpus(
     *,
     layer: str = "gold",
     overwrite: bool = False,
+    **options: Any,
 ) -> int:
     """Write ``docs`` (spans of ``layer``) atomically; return the number of documents written.
 
@@ -156,6 +157,8 @@ def write_corpus(
     then renamed; a non-empty existing directory is only replaced with
     ``overwrite``); the others write one file (temporary file + ``os.replace``).
     If anything fails, including reading ``docs``, the output is left untouched.
+    Format-specific ``options`` go to the writer (tables: ``shape``, a
+    :class:`~notescrub.io.table_shape.TableShape`).
     """
     out = Path(path)
     f = get_format(format or output_format(out))
@@ -167,7 +170,7 @@ def write_corpus(
     if out.is_dir():
         raise InputFormatError(f"format {f.name} writes one file, but the output is a directory", path=out)
     with atomic_file(out) as tmp:
-        return f.write_stream(docs, tmp, layer=layer)
+        return f.write_stream(docs, tmp, layer=layer, **options)
 
 
 def _write_dir(f: Format, docs: Iterable[Document], out: Path, layer: str, overwrite: bool) -> int:

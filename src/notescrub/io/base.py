@@ -63,9 +63,9 @@ class Format:
     def write_document(self, doc: Document, folder: Path, *, layer: str) -> None:
         self._mod().write_document(doc, folder, layer=layer)
 
-    def write_stream(self, docs: Iterable[Document], file: Path, *, layer: str) -> int:
+    def write_stream(self, docs: Iterable[Document], file: Path, *, layer: str, **options: Any) -> int:
         self.require("writing")
-        return int(self._mod().write_stream(docs, file, layer=layer))
+        return int(self._mod().write_stream(docs, file, layer=layer, **options))
 
 
 FORMATS: dict[str, Format] = {

@@ -23,6 +23,7 @@ from typing import Any
 from notescrub.errors import InputFormatError, NotescrubError
 from notescrub.io.decode import iter_lines
 from notescrub.io.table_rows import COLUMNS, Columns, doc_to_row, row_to_doc
+from notescrub.io.table_shape import TableShape
 from notescrub.types import Document
 
 __all__ = ["read", "write_stream"]
@@ -71,14 +72,16 @@ def read(path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubEr
         raise InputFormatError("empty file (a header but no rows)", path=path)
 
 
-def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold") -> int:
-    """Write ``id, patient, text, spans, meta`` rows (UTF-8, RFC 4180 quoting)."""
+def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold", shape: TableShape | None = None) -> int:
+    """Write ``id, patient, text, spans, meta`` rows, or the columns of ``shape`` (the input's,
+    for ``deid``); UTF-8, RFC 4180 quoting."""
+    names = list(COLUMNS) if shape is None else shape.names
     n = 0
     with open(file, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(COLUMNS)
+        w.writerow(names)
         for doc in docs:
-            row = doc_to_row(doc, layer)
-            w.writerow(["" if row[k] is None else row[k] for k in COLUMNS])
+            row = doc_to_row(doc, layer) if shape is None else shape.row(doc, layer)
+            w.writerow(["" if row[k] is None else row[k] for k in names])
             n += 1
     return n

@@ -21,6 +21,7 @@ from typing import Any
 
 from notescrub.errors import InputFormatError, NotescrubError
 from notescrub.io.table_rows import Columns, doc_to_row, row_to_doc
+from notescrub.io.table_shape import TableShape
 from notescrub.types import Document
 
 __all__ = ["read", "write_stream"]
@@ -62,7 +63,8 @@ def read(path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubEr
             for row in batch.to_pylist():
                 n += 1
                 try:
-                    doc = row_to_doc(row, default_id=f"{path.stem}-{n}", where=path, line=n, cols=cols)
+                    doc = row_to_doc(row, default_id=f"{path.stem}-{n}", where=path, line=n, cols=cols,
+                                     blank_is_missing=False)
                 except NotescrubError as exc:
                     if on_error is None:
                         raise
@@ -73,17 +75,19 @@ def read(path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubEr
         raise InputFormatError(f"corrupt Parquet data near row {n + 1} ({type(exc).__name__})", path=path) from None
 
 
-def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold", batch_size: int = _BATCH) -> int:
-    """Write the documents in row groups of ``batch_size`` rows."""
+def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold", batch_size: int = _BATCH,
+                 shape: TableShape | None = None) -> int:
+    """Write the documents in row groups of ``batch_size`` rows: as ``id, patient, text, spans,
+    meta``, or in the columns and Arrow types of ``shape`` (the input's, for ``deid``)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = _schema()
+    schema = _schema() if shape is None else shape.arrow_schema()
     n = 0
     rows: list[dict[str, Any]] = []
     with pq.ParquetWriter(file, schema) as writer:
         for doc in docs:
-            rows.append(doc_to_row(doc, layer, nested=True))
+            rows.append(doc_to_row(doc, layer, nested=True) if shape is None else shape.row(doc, layer, nested=True))
             n += 1
             if len(rows) >= batch_size:
                 writer.write_table(pa.Table.from_pylist(rows, schema=schema))

@@ -22,7 +22,8 @@ from typing import Any
 
 from notescrub.errors import InputFormatError
 from notescrub.io.checks import json_loads
-from notescrub.io.jsonl import span_records, spans_from_records
+from notescrub.io.jsonl import spans_from_records
+from notescrub.io.table_shape import spans_value
 from notescrub.types import Document
 
 __all__ = ["COLUMNS", "Columns", "doc_to_row", "row_to_doc"]
@@ -68,7 +69,10 @@ def _spans_value(value: Any, where: str | Path, line: int) -> Any:
     return items
 
 
-def row_to_doc(row: dict[str, Any], *, default_id: str, where: str | Path, line: int, cols: Columns | None = None) -> Document:
+def row_to_doc(row: dict[str, Any], *, default_id: str, where: str | Path, line: int, cols: Columns | None = None,
+               blank_is_missing: bool = True) -> Document:
+    """The document of one row. Other columns go to the metadata, except empty ones: null, and
+    (``blank_is_missing``, as in CSV where nothing else says "no value") the empty string."""
     c = cols or Columns()
     text = row.get(c.text)
     if not isinstance(text, str):
@@ -82,7 +86,7 @@ def row_to_doc(row: dict[str, Any], *, default_id: str, where: str | Path, line:
         raise InputFormatError("meta column must hold a JSON object", path=where, line=line)
     metadata: dict[str, Any] = dict(meta or {})
     for k, v in row.items():
-        if k not in (c.text, c.id, c.patient, c.spans, "meta") and v not in (None, ""):
+        if k not in (c.text, c.id, c.patient, c.spans, "meta") and v is not None and not (blank_is_missing and v == ""):
             metadata[k] = v
     doc = Document(did, text, patient, metadata)
     doc.add_layer("gold", spans_from_records(text, _spans_value(row.get(c.spans), where, line), path=where, line=line))
@@ -91,17 +95,8 @@ def row_to_doc(row: dict[str, Any], *, default_id: str, where: str | Path, line:
 
 def doc_to_row(doc: Document, layer: str = "gold", *, nested: bool = False) -> dict[str, Any]:
     """A row dict; spans as a JSON string, or (``nested``) as Parquet-ready structs."""
-    spans = span_records(doc, layer)
     meta = {k: v for k, v in doc.metadata.items() if _jsonable(v)}
-    if nested:
-        core = ("start", "end", "type", "text")
-        spans = [{**{k: s[k] for k in core},
-                  "meta": json.dumps({k: v for k, v in s.items() if k not in core}, ensure_ascii=False)
-                  if len(s) > len(core) else None} for s in spans]
-        value: Any = spans
-    else:
-        value = json.dumps(spans, ensure_ascii=False)
-    return {"id": doc.id, "patient": doc.patient_id, "text": doc.text, "spans": value,
+    return {"id": doc.id, "patient": doc.patient_id, "text": doc.text, "spans": spans_value(doc, layer, nested),
             "meta": json.dumps(meta, ensure_ascii=False) if meta else None}
 
 

@@ -122,9 +122,11 @@ def deidentify(df: Any, text_col: str = "text", id_col: str = "id", patient_col:
 
     Returns a DataFrame with ``id_col`` (as given), ``patient_col`` (a keyed pseudonym;
     verbatim when it is listed in ``keep_columns``), ``text_col`` (the de-identified text),
-    ``spans_col`` (``array<struct<start:int,end:int,type:string,score:double>>``, located in
-    the new text) and the ``keep_columns`` (copied verbatim: they may hold PHI no model
-    looked at). Every other column is dropped (the release policy of ``docs/deid.md``).
+    the ``keep_columns`` (copied verbatim: they may hold PHI no model looked at), in the
+    input's column order, and ``spans_col`` (``array<struct<start:int,end:int,type:string,
+    score:double>>``, located in the new text) last, or where the input had a column of that
+    name. Every other column is dropped (the release policy of ``docs/deid.md``): the shape
+    ``notescrub deid`` gives a table.
 
     ``model`` (default ``en-default``), ``mode`` and ``key`` (a :class:`SurrogateKey` or a
     key file path; needed for modes ``surrogate`` and ``hash``) are those of the CLI;
@@ -165,7 +167,20 @@ def deidentify(df: Any, text_col: str = "text", id_col: str = "id", patient_col:
         fields.append(StructField(patient_col, StringType(), True))
     fields += [StructField(text_col, StringType(), True), _spans_field(spans_col, DEID_SPAN)]
     fields += _fields(df, list(keep))
-    return _plan(df, "deid", cols, ns, (k, release_key), fields)
+    out = _plan(df, "deid", cols, ns, (k, release_key), fields)
+    return out.select(*input_order(df.columns, [f.name for f in fields], spans_col))
+
+
+def input_order(columns: list[str], released: list[str], spans_col: str) -> list[str]:
+    """The released columns in the input's order; the spans where the input had them, or last
+    (the shape ``notescrub deid`` gives a table).
+
+    >>> input_order(["note_id", "dept", "note", "contact", "mrn"], ["note_id", "mrn", "note", "spans", "dept"], "spans")
+    ['note_id', 'dept', 'note', 'mrn', 'spans']
+    """
+    keep = set(released)
+    ordered = [c for c in columns if c in keep]
+    return ordered + [c for c in released if c not in ordered]
 
 
 def annotate(df: Any, text_col: str = "text", id_col: str = "id", patient_col: str | None = None, *,

@@ -42,6 +42,12 @@ expected number of PHI tokens the model missed, "suspects" the untagged tokens m
 likely to be PHI (--suspects K, default 20), with offsets into the DE-IDENTIFIED
 output text (never the original). Without --risk the output is exactly as before.
 
+Tables (CSV, TSV, Parquet) keep their shape: the id, patient (a keyed pseudonym
+unless --keep-field patient) and text (de-identified) columns under their own names,
+each --keep-field column with its own name and type, in the input's column order,
+plus a spans column (Parquet list<struct>, CSV JSON). Every other column is dropped
+(the release policy, docs/deid.md); an input without an id column gets one, first.
+
 Large corpora (docs/scale.md): --jobs N (or auto) runs N worker processes, with the
 same output bytes for every N, in input order; a patient's notes are processed
 together. Finished work is kept in .notescrub-run.OUTPUT/ beside the output until
@@ -61,6 +67,9 @@ examples:
 """
 
 log = logging.getLogger("notescrub.deid")
+
+#: formats whose output keeps the input table's shape
+TABLES = ("csv", "parquet")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -84,7 +93,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep-field", action="append", metavar="NAME", default=[],
                    help="copy this metadata field (JSONL meta key, CSV/Parquet column, 'brat_other') to the output "
                         "verbatim; 'patient' keeps patient ids instead of keyed pseudonyms. Repeatable; "
-                        "by default nothing but the text, the spans and the id is written")
+                        "by default nothing but the text, the spans and the id is written (a table keeps its "
+                        "id, patient, text and kept columns, in its order and types; other columns are dropped)")
     p.add_argument("--risk", action="store_true",
                    help="also write OUTPUT.risk.jsonl: per note the risk and the suspicious untagged tokens, "
                         "offsets into the de-identified text (needs -o and a model)")
@@ -265,6 +275,7 @@ def _run(args: argparse.Namespace) -> int:
     get_format(fmt).require("reading")  # a missing extra (Parquet) stops the run before the model loads
     if not to_stdout:
         get_format(args.out_format or fmt).require("writing")
+    shape = None if to_stdout else table_shape(args, fmt, columns)  # before the model: a bad --keep-field stops here
     key, generated = _key(args)
     if args.keep_original_offsets and not args.keep_annotations:
         raise ConfigError("--keep-original-offsets only applies with --keep-annotations")
@@ -296,7 +307,7 @@ def _run(args: argparse.Namespace) -> int:
         cli_batch.after_failure(folder, exc)
         raise
     try:
-        _write_outputs(args, fmt, batch, to_stdout, columns)
+        _write_outputs(args, fmt, batch, to_stdout, shape)
     except BaseException as exc:
         cli_batch.after_failure(folder, exc)
         raise
@@ -310,7 +321,24 @@ def _run(args: argparse.Namespace) -> int:
     return 1 if skipped else 0
 
 
-def _write_outputs(args: argparse.Namespace, fmt: str, batch, to_stdout: bool, columns: dict) -> None:
+def table_shape(args: argparse.Namespace, fmt: str, columns: dict):
+    """The output columns of a table written from a table (``None`` for any other input or output):
+    the input's id, patient, text and ``--keep-field`` columns in its order, plus ``spans``."""
+    from notescrub.io import input_files
+    from notescrub.io.table_shape import TableShape
+
+    out_fmt = args.out_format or fmt
+    if fmt not in TABLES or out_fmt not in TABLES:
+        return None
+    shape = TableShape.of_input(input_files(args.input, fmt), fmt, keep_fields=_keep_fields(args.keep_field),
+                                **columns)
+    if shape.dropped:
+        log.info("dropping %d input column(s) not allow-listed with --keep-field: %s (release policy, docs/deid.md)",
+                 len(shape.dropped), ", ".join(shape.dropped))
+    return shape
+
+
+def _write_outputs(args: argparse.Namespace, fmt: str, batch, to_stdout: bool, shape=None) -> None:
     from notescrub.io import write_corpus
 
     if not batch.written:
@@ -330,7 +358,8 @@ def _write_outputs(args: argparse.Namespace, fmt: str, batch, to_stdout: bool, c
         _write_text(Path(args.output), next(docs).text)
         n = 1
     else:
-        n = write_corpus(docs, args.output, args.out_format or fmt, overwrite=args.force)
+        options = {} if shape is None else {"shape": shape}
+        n = write_corpus(docs, args.output, args.out_format or fmt, overwrite=args.force, **options)
     if args.keep_annotations:
         _write_lines(Path(str(Path(args.output)).rstrip("/") + ".spans.jsonl"), lines)
     if args.risk:

@@ -19,10 +19,12 @@ NAME = "spark"
 HELP = "de-identify or annotate Parquet/CSV tables on Spark (a local session or spark-submit)"
 DESCRIPTION = """\
 deid      de-identify INPUT (a Parquet or CSV file or folder of part files) into
-          OUTPUT, a folder of the same format: the id, the patient id as a keyed
-          pseudonym (when there is a patient column), the de-identified text and
-          its spans (Parquet: array<struct<start,end,type,score>>; CSV: JSON text),
-          plus the columns named with --keep-field. The same text and spans as
+          OUTPUT, a folder of the same format and of the input's shape: the id, the
+          patient id as a keyed pseudonym (when there is a patient column), the
+          de-identified text and the columns named with --keep-field, in the
+          input's column order, then the spans (Parquet:
+          array<struct<start,end,type,score>>; CSV: JSON text). Every other column
+          is dropped (release policy, docs/deid.md). The same text and spans as
           'notescrub deid' with the same key, model and options.
 annotate  write the PHI spans of INPUT's notes (id, logprob, spans with type, phi,
           score and source; never the text), as 'notescrub annotate' finds them.
