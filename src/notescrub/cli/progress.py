@@ -23,7 +23,7 @@ from typing import Any, TextIO, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["Progress", "format_duration", "track"]
+__all__ = ["Progress", "TrainingProgress", "format_duration", "track"]
 
 
 def track(items: Iterable[T], description: str, *, quiet: bool = False, total: int | None = None) -> Iterator[T]:
@@ -145,3 +145,74 @@ class Progress:
         if now - self._last >= self.interval and self.done < self.total:
             self._last = now
             self._line()
+
+
+class TrainingProgress:
+    """Iterations of the models being trained (``train``): the listener of
+    :func:`notescrub.detect.train_events.listening`.
+
+    On a terminal a bar per model with iterations done / max, the loss and the elapsed
+    time; otherwise one plain line every ``interval`` seconds and one when a model's
+    optimisation ends; nothing with ``quiet``. Everything goes to stderr.
+
+    >>> import io
+    >>> from notescrub.detect.train_events import TrainingStep
+    >>> out = io.StringIO()
+    >>> with TrainingProgress(stream=out, interval=0) as p:
+    ...     p(TrainingStep("crf", 1, 3, 90.5)); p(TrainingStep("crf", 2, 3, 40.25)); p(TrainingStep("crf", 2, 3, 40.25, done=True))
+    >>> [line.split(", ")[:2] for line in out.getvalue().splitlines()]
+    [['notescrub train: crf iteration 1/3', 'loss 90.5'], ['notescrub train: crf iteration 2/3', 'loss 40.25'], ['notescrub train: crf done after 2 iterations', 'loss 40.25']]
+    """
+
+    def __init__(self, command: str = "train", *, quiet: bool = False, stream: TextIO | None = None,
+                 interval: float = 10.0, tty: bool | None = None) -> None:
+        self.command = command
+        self.quiet = quiet
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval = interval
+        self.tty = self.stream.isatty() if tty is None else tty
+        self._bar: Any = None
+        self._task: Any = None
+        self._model: str | None = None
+        self._t0 = self._last = time.monotonic()
+
+    def __enter__(self) -> TrainingProgress:
+        if not self.quiet and self.tty:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as Bar
+
+            # not transient: a finished model's bar stays, with its iterations, loss and time
+            self._bar = Bar(TextColumn(f"notescrub {self.command}: {{task.description}}"), BarColumn(),
+                            MofNCompleteColumn(), TextColumn("iterations"), TextColumn("{task.fields[loss]}"),
+                            TimeElapsedColumn(), console=Console(file=self.stream))
+            self._bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __call__(self, step: Any) -> None:
+        """Take one :class:`~notescrub.detect.train_events.TrainingStep`."""
+        if self.quiet:
+            return
+        if step.model != self._model or (step.iteration <= 1 and not step.done):  # the next model
+            self._model, self._t0, self._last = step.model, time.monotonic(), time.monotonic()
+            if self._bar is not None:
+                self._task = self._bar.add_task(step.model, total=step.max_iterations, loss="")
+        loss = "" if step.loss is None else f"loss {step.loss:g}"
+        if self._bar is not None:
+            total = step.iteration if step.done else step.max_iterations  # converged early: the bar ends full
+            self._bar.update(self._task, completed=step.iteration, total=total, loss=loss)
+            return
+        now = time.monotonic()
+        if not step.done and now - self._last < self.interval:
+            return
+        self._last = now
+        what = (f"done after {step.iteration:,} iterations" if step.done
+                else f"iteration {step.iteration:,}/{step.max_iterations:,}" if step.max_iterations
+                else f"iteration {step.iteration:,}")
+        parts = [f"notescrub {self.command}: {step.model} {what}", loss, f"{format_duration(now - self._t0)} elapsed"]
+        print(", ".join(p for p in parts if p), file=self.stream, flush=True)

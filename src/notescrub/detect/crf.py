@@ -108,11 +108,31 @@ def _sequences(view: Any, mode: str) -> list[tuple[int, int]]:
     return out
 
 
-def _train_crfsuite(items: Iterable[tuple[list[list[str]], list[str]]], params: dict[str, Any], algorithm: str,
-                    path: Path, verbose: bool = False) -> dict[str, Any]:
+def _reporting_trainer(verbose: bool, name: str, max_iterations: int | None) -> Any:
+    """A crfsuite trainer that reports each iteration to :mod:`notescrub.detect.train_events`."""
     import pycrfsuite
 
-    trainer = pycrfsuite.Trainer(verbose=verbose)
+    from notescrub.detect.train_events import TrainingStep, report
+
+    class Trainer(pycrfsuite.Trainer):
+        def message(self, message: str) -> None:
+            before = len(self.logparser.events)
+            super().message(message)  # parses the log line (and prints it when verbose)
+            events = self.logparser.events
+            if len(events) > before and events[-1][0] == "iteration":
+                it = self.logparser.last_iteration or {}
+                report(TrainingStep(name, int(it.get("num", len(self.logparser.iterations))), max_iterations,
+                                    it.get("loss")))
+
+    return Trainer(verbose=verbose)
+
+
+def _train_crfsuite(items: Iterable[tuple[list[list[str]], list[str]]], params: dict[str, Any], algorithm: str,
+                    path: Path, verbose: bool = False, name: str = "crf") -> dict[str, Any]:
+    from notescrub.detect.train_events import TrainingStep, report
+
+    max_iterations = params.get("max_iterations")
+    trainer = _reporting_trainer(verbose, name, int(max_iterations) if max_iterations is not None else None)
     n_seq = 0
     for attrs, tags in items:
         trainer.append(attrs, tags)
@@ -123,6 +143,8 @@ def _train_crfsuite(items: Iterable[tuple[list[list[str]], list[str]]], params: 
     trainer.set_params(params)
     trainer.train(str(path))
     last = trainer.logparser.last_iteration or {}
+    report(TrainingStep(name, len(trainer.logparser.iterations), int(max_iterations) if max_iterations is not None
+                        else None, last.get("loss"), done=True))
     return {"sequences": n_seq, "iterations": len(trainer.logparser.iterations),
             "loss": last.get("loss"), "active_features": last.get("active_features")}
 
@@ -262,7 +284,7 @@ class CRFTagger(Params, Detector):
             log.info("span alignment: %s", stats.as_dict())
         with tempfile.TemporaryDirectory(prefix="notescrub-crf-") as tmp:
             path = Path(tmp) / MODEL_FILE
-            info = _train_crfsuite(items, self._trainer_params(), self.algorithm, path, self.verbose)
+            info = _train_crfsuite(items, self._trainer_params(), self.algorithm, path, self.verbose, self.name)
             self._set_model_bytes(path.read_bytes())
         t2 = time.perf_counter()
         self.align_stats_ = stats

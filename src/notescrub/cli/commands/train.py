@@ -46,6 +46,12 @@ Recipes:
             Takes long: the packaged model trained for 5,902 s (1 h 38 min, 1,079
             documents, 100 iterations) on a shared 2-core machine (docs/en-default.md).
 
+Progress (as for deid and annotate, on stderr): on a terminal a bar per CRF being
+trained with L-BFGS iterations done / max, the loss and the elapsed time; otherwise
+a line every 10 s and one when a CRF's optimisation ends; nothing with -q. Recipes
+without a CRF (h-d, lingpipe, stat-deid) report no iterations, nor do the per-type
+CRFs that manchester trains in parallel worker processes.
+
 --add NOTES (repeatable; any annotated format) adds notes to the training data of any
 recipe, e.g. the notes corrected in 'notescrub review' and exported with --export.
 model.json records how many were added (data.added_notes).
@@ -160,8 +166,12 @@ def run(args: argparse.Namespace) -> int:
     train += added
     log.info("training %s on %d documents%s", args.recipe, len(train),
              f" ({len(added)} added)" if added else "" if not own_data else " plus the recipe's own")
+    from notescrub.cli.progress import TrainingProgress
+    from notescrub.detect.train_events import listening
+
     t0 = time.perf_counter()
-    model.fit(train, layer=args.layer)
+    with TrainingProgress(quiet=bool(getattr(args, "quiet", False))) as progress, listening(progress):
+        model.fit(train, layer=args.layer)
     seconds = time.perf_counter() - t0
     labels = list(getattr(model, "second_", model).types_)
     data: dict[str, Any] = {"train": str(args.train) if args.train else None, "dev": args.dev}
