@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 from collections.abc import Iterable
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 from notescrub.errors import ConfigError, LabelError
 
 NAME = "annotate"
-HELP = "find PHI spans with a model; write {id, spans} JSONL (text is never written)"
+HELP = "find PHI spans with a model; write {id, spans} as JSONL or a table (text is never written)"
 DESCRIPTION = """\
 Run MODEL (--model: a packaged model name such as es-meddocan, or a model directory;
 default en-default, as for deid) over
@@ -56,6 +57,11 @@ examples:
   notescrub annotate notes.jsonl -o spans.jsonl --model models/manchester --preset recall
   notescrub annotate notes.csv -o spans.jsonl --text-column note --patient-column mrn --jobs auto
 
+-o OUT.csv, OUT.tsv or OUT.parquet writes the same as a table, one row per note:
+the id (under the input table's id column name, e.g. --id-column note_id, and from
+Parquet with its integer type), logprob, spans and, with a risk calibration, risk
+and suspects (CSV: JSON text; Parquet: lists of structs, "explain" as JSON text).
+
 --jobs, --resume and the table options work as for deid (docs/scale.md).
 """
 
@@ -64,7 +70,8 @@ log = logging.getLogger(__name__)
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="INPUT", help="notes to annotate (file or folder)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl", help="JSONL file to write")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.jsonl",
+                   help="JSONL file to write; a .csv, .tsv or .parquet name writes a table (see above)")
     from notescrub.cli.options import add_model_options
 
     add_model_options(p)
@@ -168,6 +175,26 @@ def build_task(args: argparse.Namespace, pipeline: Any = None) -> Any:
                         risk=risk_scorer(args, pipeline, required=False))
 
 
+def output_table(args: argparse.Namespace, fmt: str, columns: dict[str, Any], task: Any) -> Any:
+    """The table ``-o`` names (``.csv``, ``.tsv``, ``.parquet``), keeping a table input's id column
+    name and (Parquet) integer type; ``None`` for JSON lines."""
+    from notescrub.io.annotation_table import TABLE_SUFFIXES, AnnotationTable
+
+    kind = TABLE_SUFFIXES.get(Path(args.output).suffix.lower())
+    if kind is None:
+        return None
+    from notescrub.io import get_format, input_files
+
+    get_format(kind).require("writing")
+    id_column, id_type = columns.get("id_column", "id"), None
+    if fmt == "parquet":
+        from notescrub.io.table_shape import input_columns
+
+        id_type = dict(input_columns(input_files(args.input, fmt)[0], fmt)).get(id_column)
+    return AnnotationTable(id_column, id_type, risk=task.risk is not None, explain=bool(args.explain),
+                           output=args.output)
+
+
 def run(args: argparse.Namespace) -> int:
     from functools import partial
 
@@ -189,6 +216,7 @@ def _run(args: argparse.Namespace, builder: Any) -> int:
     fmt = args.format or detect_format(args.input)
     columns: dict[str, Any] = table_options(args, fmt)
     task = builder()
+    table = output_table(args, fmt, columns, task)
 
     def read(report: bool):
         return read_corpus(args.input, fmt, **columns)
@@ -198,8 +226,12 @@ def _run(args: argparse.Namespace, builder: Any) -> int:
     try:
         batch = cli_batch.run(NAME, args, task, read, folder, parts, by_patient=task.pipeline.patient_level,
                               builder=builder)
-        with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-            fh.writelines(line + "\n" for _, line in batch.records())
+        if table is None:
+            with atomic_file(Path(args.output)) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+                fh.writelines(line + "\n" for _, line in batch.records())
+        else:
+            with atomic_file(Path(args.output)) as tmp:
+                table.write((json.loads(line) for _, line in batch.records()), tmp)
     except BaseException as exc:
         cli_batch.after_failure(folder, exc)
         raise
