@@ -275,7 +275,6 @@ def _run(args: argparse.Namespace) -> int:
     get_format(fmt).require("reading")  # a missing extra (Parquet) stops the run before the model loads
     if not to_stdout:
         get_format(args.out_format or fmt).require("writing")
-    shape = None if to_stdout else table_shape(args, fmt, columns)  # before the model: a bad --keep-field stops here
     key, generated = _key(args)
     if args.keep_original_offsets and not args.keep_annotations:
         raise ConfigError("--keep-original-offsets only applies with --keep-annotations")
@@ -284,6 +283,7 @@ def _run(args: argparse.Namespace) -> int:
                           "from the model's own scores")
     if not args.risk and (args.risk_calibration or args.suspects is not None):
         raise ConfigError("--risk-calibration and --suspects only apply with --risk")
+    shape = None if to_stdout else table_shape(args, fmt, columns)  # before the model: a bad --keep-field stops here
     release_key = key if key is not None else SurrogateKey.generate()  # run-only key: pseudonyms of this run
     set_ref_key(release_key.digest("DOC-REF", None, ""))
     task = build_task(args, key, release_key)
