@@ -20,6 +20,7 @@ from notescrub.errors import ConfigError, ModelError
 from notescrub.estimator import Params, clone
 from notescrub.features import Featurizer
 from notescrub.features.statdeid import StatDeidFeaturizer
+from notescrub.recipes.carafe_pp import CarafePP
 from notescrub.recipes.manchester import ManchesterRecipe
 from notescrub.types import Document
 
@@ -32,6 +33,7 @@ ESTIMATORS: dict[str, tuple[Callable[[], Any], bool]] = {
     "SVMTagger": (lambda: SVMTagger(C=0.5), True),
     "CharLmHmmChunker": (lambda: CharLmHmmChunker(order=5, beam=None), True),
     "ManchesterRecipe": (lambda: ManchesterRecipe(lang="es", c2=0.2), True),
+    "CarafePP": (lambda: CarafePP(CRFTagger(bias=-1.5, max_iterations=5)), True),
     "Featurizer": (lambda: Featurizer(window=(1, 1), lang="es"), False),
     "StatDeidFeaturizer": (lambda: StatDeidFeaturizer(lang="en"), False),
 }

@@ -162,3 +162,20 @@ def test_packaged_es_meddocan_on_meddocan(meddocan_dir):
         pred = {(s.start, s.end, s.label) for s in pipe(d.copy(layers=False)).layer("phi")}
         tp, fp, fn = tp + len(gold & pred), fp + len(pred - gold), fn + len(gold - pred)
     assert 2 * tp / (2 * tp + fp + fn) > 0.95
+
+
+def test_carafe_pp_trains_and_annotates(data, tmp_path):
+    """`--set pp=true`: Carafe-ALL+PP is saved as a hybrid model that annotate loads; `es` is refused."""
+    _, train, dev, raw, _ = data
+    out = tmp_path / "pp"
+    assert main(["-q", "train", "--recipe", "carafe", "--train", str(train), "--dev", str(dev), "-o", str(out),
+                 "--set", "max_iterations=30", "--set", "pp=true"]) == 0
+    meta = json.loads((out / "model.json").read_text())
+    assert meta["kind"] == "hybrid" and meta["resolver"] == {"name": "union"}
+    assert [c["kind"] for c in meta["components"]] == ["crf", "rules"]
+    assert meta["metrics"]["dev"]["strict_micro"]["f1"] > 0.5
+    ann = tmp_path / "ann.jsonl"
+    assert main(["-q", "annotate", str(raw), "-o", str(ann), "--model", str(out)]) == 0
+    assert any(r["spans"] for r in _read(ann))
+    assert main(["-q", "train", "--recipe", "carafe", "--lang", "es", "--train", str(train), "-o",
+                 str(tmp_path / "es"), "--set", "pp=true"]) != 0

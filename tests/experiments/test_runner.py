@@ -29,6 +29,9 @@ def test_every_section_runs_on_en_dev(en_dev_dir: Path, tmp_path: Path) -> None:
     assert (out / "carafe-bias.csv").is_file() and (out / "corpora-ablation.csv").is_file()
     bias = next(t for t in res["sections"][2]["tables"] if t["name"] == "bias")
     assert [r[0] for r in bias["rows"]] == [0.0, -1.0]
+    pp = next(t for t in res["sections"][2]["tables"] if t["name"] == "pp")  # English: Carafe-ALL+PP is compared
+    assert [r[0] for r in pp["rows"]] == ["Carafe-ALL (b=-1.0)", "Carafe-ALL (b=-1.5)", "Carafe-ALL+PP (b=-1.5)"]
+    assert pp["rows"][2][-1] == 0.9736 and all(0.0 <= r[3] <= 1.0 for r in pp["rows"])
 
 
 def test_cli_systems_only(en_dev_dir: Path, tmp_path: Path) -> None:

@@ -60,3 +60,25 @@ def test_each_recipe_trains_and_tags(name):
     t = get_recipe(name)(max_iterations=25, **extra).fit(docs[:18])
     found = {(s.start, s.end, s.label) for d in docs[18:] for s in t.detect(d.copy(layers=False))}
     assert found
+
+
+def test_wideid_uses_the_papers_table1_tokenizer_and_keeps_it_when_saved(tmp_path):
+    """WI-deId tokenises with He et al.'s Table 1 rules; every other recipe keeps the generic tokenizer."""
+    from notescrub.detect.crf import CRFTagger
+    from notescrub.types import Document, Span
+
+    t = get_recipe("wi-deid")(max_iterations=15)
+    assert t.featurizer.fused == "he2015"
+    assert get_recipe("carafe")().featurizer.fused is True
+    assert get_recipe("wi-deid")(features={"fused": False}).featurizer.fused is False
+    text = "Call 47798497-045-1949 today. Phone 55512-345-6789 now."
+    docs = [Document(f"d{i}", text, layers={"gold": [Span(10, 22, "PHONE"), Span(41, 53, "PHONE")]})
+            for i in range(6)]
+    t.fit(docs)
+    # the phone number is a whole number of Table 1 tokens, so it is learnt and found exactly
+    found = {(s.start, s.end, s.label) for s in t.detect(Document("x", text))}
+    assert (10, 22, "PHONE") in found
+    out = t.save(tmp_path / "m")
+    loaded = CRFTagger.load(out)
+    assert loaded.featurizer.fused == "he2015"
+    assert {(s.start, s.end) for s in loaded.detect(Document("y", text))} == {(s[0], s[1]) for s in found}

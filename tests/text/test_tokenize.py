@@ -1,4 +1,7 @@
-"""Clinical tokenizer: fused tokens from bad text extraction (He et al. 2015, Table 1) and more."""
+"""Clinical tokenizer: the generic fused-token splits (default) and the plain mode.
+
+He et al.'s own Table 1 rules (``fused="he2015"``) are tested in test_he2015.py.
+"""
 
 import pytest
 from hypothesis import given, settings
@@ -7,7 +10,8 @@ from hypothesis import strategies as st
 from notescrub.text.tokenize import Token, Tokenizer, tokenize
 
 FUSED = [
-    # He et al. Table 1
+    # He et al.'s Table 1 example tokens, split by the *generic* rules (not the paper's:
+    # the paper cuts 47798497-045-1949 as 47798 | 497-045-1949, see test_he2015.py)
     ("PEND01/26/2098", ["PEND", "01", "/", "26", "/", "2098"]),
     ("45-year-old", ["45", "-", "year", "-", "old"]),
     ("CABG6/95", ["CABG", "6", "/", "95"]),

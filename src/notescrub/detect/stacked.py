@@ -34,12 +34,13 @@ from notescrub.detect.crf import CRFTagger
 from notescrub.detect.token_posteriors import remember
 from notescrub.estimator import Params
 from notescrub.features.extract import TableGroup
+from notescrub.text.tokenize import TokenizerMode
 from notescrub.types import Document, Span
 
 __all__ = ["StackedCRF", "stack_features", "stack_table"]
 
 
-def stack_table(doc: Document, feeders: Sequence[Detector], fused: bool = True) -> tuple[list[list[str]], list[int]]:
+def stack_table(doc: Document, feeders: Sequence[Detector], fused: TokenizerMode = True) -> tuple[list[list[str]], list[int]]:
     """:func:`stack_features` as ``(table, ids)``: token ``i`` gets ``table[ids[i]]``.
 
     Tokens with no feeder span on themselves or their neighbours (most of them) share
@@ -97,7 +98,7 @@ def stack_table(doc: Document, feeders: Sequence[Detector], fused: bool = True) 
     return table, ids
 
 
-def stack_features(doc: Document, feeders: Sequence[Detector], fused: bool = True) -> list[list[str]]:
+def stack_features(doc: Document, feeders: Sequence[Detector], fused: TokenizerMode = True) -> list[list[str]]:
     """Per-token features from the feeders' spans (see the module docstring)."""
     table, ids = stack_table(doc, feeders, fused)
     return [list(table[k]) for k in ids]

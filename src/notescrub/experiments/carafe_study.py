@@ -6,7 +6,9 @@
   training notes (2 % ... 100 %, repeated), decoded with the paper's bias -1.75;
 * **record confidence**: Spearman correlation of each test record's sequence
   log-probability (forward-backward) with its strict F, and of record length with F;
-* **error table**: missing / spurious / type / extent (short, long, short-long) per type.
+* **error table**: missing / spurious / type / extent (short, long, short-long) per type;
+* **Carafe-ALL+PP** (English corpora): the same models decoded at bias -1.5, with and
+  without the regex post-process of :mod:`notescrub.recipes.carafe_pp` (no retraining).
 
 >>> curve_sizes(100, (0.02, 0.5, 1.0))
 [2, 50, 100]
@@ -26,11 +28,20 @@ from notescrub.experiments.systems import system_run
 from notescrub.experiments.verdicts import combine, descriptive, z_verdict
 
 __all__ = [
+    "PP_VARIANTS",
     "bias_sweep",
     "compare_section",
     "confidence_study",
     "curve_sizes",
+    "pp_study",
     "run_section",
+]
+
+#: (row title, bias, post-processing on) of the Carafe-ALL+PP comparison
+PP_VARIANTS: list[tuple[str, float, bool]] = [
+    ("Carafe-ALL (b=-1.0)", -1.0, False),
+    ("Carafe-ALL (b=-1.5)", -1.5, False),
+    ("Carafe-ALL+PP (b=-1.5)", -1.5, True),
 ]
 
 
@@ -55,6 +66,32 @@ def bias_sweep(ctx: Context, dataset: Any, models: list[Any], biases: Sequence[f
             preds += predict(_with_bias(m, b), sp.test)
         sc = score(dataset.test_docs, preds, bootstrap=0)
         out.append({"bias": b, "strict": sc["strict"], "token": sc["token"], "binary_phi": sc["binary_phi"]})
+    return out
+
+
+class _WithPP:
+    """A fitted Carafe tagger whose spans go through Carafe-ALL+PP's post-process."""
+
+    def __init__(self, crf: Any) -> None:
+        self.crf = crf
+
+    def detect(self, doc: Any) -> list[Any]:
+        from notescrub.recipes.carafe_pp import post_process
+
+        return post_process(doc, self.crf.detect(doc))
+
+
+def pp_study(dataset: Any, models: list[Any]) -> dict[str, dict[str, Any]]:
+    """Strict, token and PHI-token figures of :data:`PP_VARIANTS` (the trained models, pooled over splits)."""
+    out: dict[str, dict[str, Any]] = {}
+    for title, b, pp in PP_VARIANTS:
+        preds = []
+        for sp, m in zip(dataset.splits, models):
+            model = _with_bias(m, b)
+            preds += predict(_WithPP(model) if pp else model, sp.test)
+        sc = score(dataset.test_docs, preds, bootstrap=0)
+        out[title] = {"bias": b, "pp": pp, "strict": sc["strict"], "token": sc["token"],
+                      "binary_phi": sc["binary_phi"]}
     return out
 
 
@@ -128,6 +165,17 @@ def run_section(ctx: Context, dataset: Any) -> Section:
           "series": "strict"} for p in sweep]
         + [{"precision": p["token"]["precision"], "recall": p["token"]["recall"], "series": "token"} for p in sweep],
         title="Carafe: precision/recall as the O-bias varies")))
+    if dataset.lang == "en":
+        pp = sec.data["pp"] = pp_study(dataset, run.models)
+        sec.table("pp", "Carafe-ALL+PP: the trained models at bias -1.5 with the regex post-process",
+                  ["variant", "strict P", "strict R", "strict F", "token F", "PHI token F", "paper strict P",
+                   "paper strict R", "paper strict F"],
+                  [[t, v["strict"]["precision"], v["strict"]["recall"], v["strict"]["f1"], v["token"]["f1"],
+                    v["binary_phi"]["f1"], *(WELLNER["table1"].get(t, {}).get(k) for k in
+                                             ("phrase_p", "phrase_r", "phrase_f"))] for t, v in pp.items()])
+    else:
+        sec.notes.append("Carafe-ALL+PP not run: its post-processing expressions are English (US phones and "
+                         "addresses).")
     curve = _curve(ctx, dataset, sec)
     sec.data["learning_curve"] = curve
     sec.table("learning_curve", f"Learning curve (bias {s.curve_bias}; first {s.curve_folds} split(s))",
@@ -227,6 +275,17 @@ def compare_section(sec: Section) -> None:
                         z_verdict(bn["strict"]["f1"], zs["f1"], (zs.get("tp") or 0) + (zs.get("fn") or 0),
                                   claim_first_higher=True, what="strict F (best negative bias vs bias 0)",
                                   unit="gold spans"))
+    pp = sec.data.get("pp") or {}
+    if "Carafe-ALL+PP (b=-1.5)" in pp and "Carafe-ALL (b=-1.5)" in pp:
+        w, wo = pp["Carafe-ALL+PP (b=-1.5)"]["strict"], pp["Carafe-ALL (b=-1.5)"]["strict"]
+        paper = WELLNER["table1"]
+        sec.compare("Regex post-processing raises recall", f"recall {paper['Carafe-ALL (b=-1.0)']['phrase_r']:.4f} "
+                    f"(Carafe-ALL, b=-1.0) -> {paper['Carafe-ALL+PP (b=-1.5)']['phrase_r']:.4f} (Carafe-ALL+PP, "
+                    "b=-1.5)", f"recall {wo['recall']:.4f} -> {w['recall']:.4f} at bias -1.5 (F {wo['f1']:.4f} -> "
+                    f"{w['f1']:.4f})",
+                    z_verdict(w["recall"], wo["recall"], (w.get("tp") or 0) + (w.get("fn") or 0),
+                              claim_first_higher=True, what="strict recall (PP vs no PP, bias -1.5)",
+                              unit="gold spans"))
     if curve:
         small = min(curve, key=lambda p: p["size"])
         big = max(curve, key=lambda p: p["size"])

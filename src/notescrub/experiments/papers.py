@@ -64,6 +64,7 @@ WELLNER: dict[str, Any] = {
         "Carafe-ALL (b=-1.0)": {"phrase_r": 0.9597, "phrase_p": 0.9839, "phrase_f": 0.9716, "token_f": 0.99714},
         "LingPipe": {"phrase_r": 0.9212, "phrase_p": 0.9430, "phrase_f": 0.9320, "token_f": 0.99400},
         "Carafe-ALL (b=-1.75)": {"phrase_r": 0.9693, "phrase_p": 0.9818, "phrase_f": 0.9756, "token_f": 0.99763},
+        "Carafe-ALL+PP (b=-1.5)": {"phrase_r": 0.9694, "phrase_p": 0.9778, "phrase_f": 0.9736, "token_f": 0.99745},
     },
     "spearman_logprob": 0.7267,
     "spearman_length": 0.5392,

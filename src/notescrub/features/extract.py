@@ -41,6 +41,7 @@ from notescrub.estimator import Params
 from notescrub.features.context import position_table, sentence_table
 from notescrub.features.patterns import chunk_table, pattern_table
 from notescrub.features.token import lexical_features, orthographic_features
+from notescrub.text.tokenize import TokenizerMode, check_mode
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
 
@@ -246,7 +247,9 @@ class Featurizer(Params):
     lang:
         ``"en"`` or ``"es"``: selects lexicons, frequency list and pattern triggers.
     fused:
-        Tokenizer setting (split fused tokens, see :mod:`notescrub.text.tokenize`).
+        Tokenizer setting (see :mod:`notescrub.text.tokenize`): ``True`` (the generic
+        fused-token splits), ``False`` (whitespace and punctuation only) or ``"he2015"``
+        (He et al.'s Table 1 rules, :mod:`notescrub.text.he2015`; the WI-deId recipe).
     """
 
     def __init__(
@@ -258,7 +261,7 @@ class Featurizer(Params):
         bigrams: bool = True,
         window_groups: Sequence[str] = _WINDOW_GROUPS,
         lang: str = "en",
-        fused: bool = True,
+        fused: TokenizerMode = True,
     ) -> None:
         self.groups = groups
         self.window = window
@@ -313,6 +316,7 @@ class Featurizer(Params):
         left, right = (int(x) for x in self.window)
         if left < 0 or right < 0 or left > 6 or right > 6:
             raise ConfigError(f"window must be two integers in 0..6, got {self.window!r}")
+        check_mode(self.fused)
         if not 0 <= int(self.affixes) <= 8:
             raise ConfigError(f"affixes must be in 0..8, got {self.affixes!r}")
         dictionary = None

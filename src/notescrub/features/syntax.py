@@ -35,6 +35,7 @@ from typing import Any
 
 from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError
+from notescrub.text.tokenize import TokenizerMode, mode_key
 from notescrub.text.views import token_view
 from notescrub.types import Document
 
@@ -114,13 +115,13 @@ def parser_info(lang: str = "en") -> dict[str, str]:
     return {"parser": "spacy", "spacy": spacy.__version__, "model": f"{nlp.meta.get('name')}-{nlp.meta.get('version')}"}
 
 
-def parse(doc: Document, lang: str = "en", *, fused: bool = True) -> Parse:
+def parse(doc: Document, lang: str = "en", *, fused: TokenizerMode = True) -> Parse:
     """Parse ``doc`` (cached on the document) and map it onto its tokens."""
     _require(lang)
-    return doc.cached(f"syntax:{lang}:{int(fused)}", lambda d: _parse(d, fused))
+    return doc.cached(f"syntax:{lang}:{mode_key(fused)}", lambda d: _parse(d, fused))
 
 
-def _parse(doc: Document, fused: bool) -> Parse:
+def _parse(doc: Document, fused: TokenizerMode) -> Parse:
     nlp = _nlp()
     if len(doc.text) > _MAX_CHARS:
         raise ConfigError(f"document {doc_ref(doc.id)} is too long to parse ({len(doc.text)} characters)")

@@ -17,8 +17,12 @@ What the paper used, and what we do:
   ``||w||^2 / (2 sigma^2)``, i.e. ``c2 = 0.005`` in CRFsuite's units) -- same.
 * **Bias**: Carafe-ALL used ``b = -1.0`` on the O label (tuned by cross-validation);
   the recipe stores ``bias=-1.0``, changeable at run time (``annotate --recall-bias 1.0`` gives ``bias=-1.0``).
+* **Carafe-ALL+PP**: ``build(pp=True)`` (``notescrub train --recipe carafe --set pp=true``)
+  gives :class:`~notescrub.recipes.carafe_pp.CarafePP`: the same CRF at the paper's bias
+  -1.5 (unless ``bias`` is given), its spans completed by the paper's regular
+  expressions (``resources/rules/carafe_pp.toml``); English only.
 * **Differences**: our tokenizer (fused-token splitting), lexicons and regex patterns are
-  our own; the post-processing regexes of Carafe-ALL+PP are left to the rules detector.
+  our own.
 
 >>> crf = build()
 >>> crf.featurizer.window, crf.sequence, crf.scheme, crf.c2, crf.bias
@@ -31,6 +35,7 @@ from typing import Any
 
 from notescrub.detect.crf import CRFTagger
 from notescrub.features import Featurizer
+from notescrub.recipes.carafe_pp import PP_BIAS, CarafePP
 
 __all__ = ["build", "featurizer"]
 
@@ -50,9 +55,22 @@ def featurizer(lang: str = "en", **overrides: Any) -> Featurizer:
     return Featurizer(**params)
 
 
-def build(lang: str = "en", features: dict[str, Any] | None = None, **overrides: Any) -> CRFTagger:
-    """An unfitted Carafe-style :class:`CRFTagger` (``overrides`` replace tagger parameters)."""
+def build(lang: str = "en", features: dict[str, Any] | None = None, pp: bool = False,
+          **overrides: Any) -> CRFTagger | CarafePP:
+    """An unfitted Carafe-style :class:`CRFTagger` (``overrides`` replace tagger parameters).
+
+    ``pp=True``: Carafe-ALL+PP, the tagger (bias -1.5 unless ``bias`` is given) inside a
+    :class:`~notescrub.recipes.carafe_pp.CarafePP`.
+
+    >>> type(build(pp=True)).__name__, build(pp=True).crf.bias
+    ('CarafePP', -1.5)
+    """
     params: dict[str, Any] = {"scheme": "BIO", "sequence": "record", "algorithm": "lbfgs", "c1": 0.0, "c2": 0.005,
-                                  "max_iterations": 200, "bias": -1.0}
+                                  "max_iterations": 200, "bias": PP_BIAS if pp else -1.0}
     params.update(overrides)
-    return CRFTagger(featurizer(lang, **(features or {})), **params)
+    crf = CRFTagger(featurizer(lang, **(features or {})), **params)
+    if pp:
+        pp_model = CarafePP(crf, lang=lang)
+        pp_model._check()  # English only: refused before any training
+        return pp_model
+    return crf

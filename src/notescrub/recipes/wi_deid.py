@@ -2,10 +2,16 @@
 
 What the paper used, and what we do:
 
-* **Tokenization**: OpenNLP plus regular expressions splitting fused tokens
-  (``PEND01/26/2098``, ``JaffreyMarital``; Table 1) and punctuation -- our clinical
-  tokenizer does the same splits (``fused=True``); ``fused=False`` reproduces the
-  "no preprocessing" comparison system.
+* **Tokenization**: OpenNLP, then the nine regular expressions of Table 1 that cut
+  fused tokens (``PEND01/26/2098``, ``47798497-045-1949``, ``JaffreyMarital``), then
+  punctuation -- the recipe's featurizer uses ``fused="he2015"``
+  (:mod:`notescrub.text.he2015`): the Table 1 cuts, as character offsets, on top of
+  the plain tokenizer (whitespace and every punctuation character on its own, our
+  stand-in for OpenNLP and the paper's punctuation step). Letters and digits no rule
+  separates stay one token (``MRN4482911``), unlike the toolkit's generic tokenizer
+  (``fused=True``, the default everywhere else). ``fused=False`` (plain tokenizer)
+  reproduces the "no preprocessing" comparison system; models saved before this
+  setting existed keep the generic tokenizer they were trained with.
 * **Sequence**: sentences (OpenNLP sentence detector) -- ``sequence="sentence"`` with
   our wrap-aware segmenter.
 * **Labels**: BIO -- same.
@@ -21,8 +27,8 @@ What the paper used, and what we do:
   units); we use CRFsuite's L-BFGS with ``c2=0.5``.
 
 >>> crf = build()
->>> crf.featurizer.window, crf.featurizer.affixes, crf.sequence, crf.featurizer.pos_enabled
-((2, 2), 4, 'sentence', False)
+>>> crf.featurizer.window, crf.featurizer.affixes, crf.sequence, crf.featurizer.pos_enabled, crf.featurizer.fused
+((2, 2), 4, 'sentence', False, 'he2015')
 """
 
 from __future__ import annotations
@@ -39,7 +45,8 @@ def featurizer(lang: str = "en", pos: bool = False, **overrides: Any) -> Featuri
     """WI-deId's feature configuration (unofficial run 2)."""
     groups = ("lexical", "orthographic", "dictionary") + (("pos",) if pos else ())
     params: dict[str, Any] = {"groups": groups, "window": (2, 2), "affixes": 4, "window_affixes": True, "bigrams": False,
-                                  "window_groups": ("lexical", "orthographic", "dictionary"), "lang": lang}
+                                  "window_groups": ("lexical", "orthographic", "dictionary"), "lang": lang,
+                                  "fused": "he2015"}
     params.update(overrides)
     return Featurizer(**params)
 

@@ -1,15 +1,21 @@
 """Clinical tokenizer: tokens with character offsets, splitting fused tokens.
 
 Clinical text from EHR exports is full of tokens fused by bad text extraction
-(He et al. 2015, Table 1): ``PEND01/26/2098``, ``CABG6/95``, ``x76221``,
-``ALMarital``, ``34712RadiologyExam``, ``JaffreyMarital``. With ``fused=True``
-(the default) the tokenizer splits
+(He et al. 2015 list ``PEND01/26/2098``, ``CABG6/95``, ``x76221``, ``ALMarital``,
+``34712RadiologyExam``, ``JaffreyMarital``). With ``fused=True`` (the default) the
+toolkit's own generic rules split
 
 * letters from digits (``PEND|01``, ``x|76221``, ``MRN|4482911``),
 * a lower-case letter followed by an upper-case one (``Jaffrey|Marital``),
 * an upper-case run followed by a capitalised word (``AL|Marital``),
 * every punctuation character into its own token (``45|-|year|-|old``,
   ``01|/|26|/|2098``), which also splits date parts.
+
+These are not He et al.'s Table 1 rules: those cut ``47798497-045-1949`` as
+``47798 | 497-045-1949`` (a phone number after a fused prefix) where the generic rules
+keep ``47798497`` whole, and they leave letters and digits together unless a rule
+matches (``MRN4482911``). ``fused="he2015"`` selects the paper's rules
+(:mod:`notescrub.text.he2015`, the WI-deId recipe's preprocessing).
 
 With ``fused=False`` only whitespace and punctuation split, as a plain tokenizer
 would (the "no preprocessing" ablation of WI-deId).
@@ -21,6 +27,8 @@ whose boundaries fall on these break points maps exactly onto whole tokens.
 ['PEND', '01', '/', '26', '/', '2098', 'Jaffrey', 'Marital', 'x', '76221']
 >>> [t.text for t in tokenize("JaffreyMarital", fused=False)]
 ['JaffreyMarital']
+>>> [t.text for t in tokenize("47798497-045-1949", fused="he2015")]
+['47798', '497', '-', '045', '-', '1949']
 >>> tokenize("Nº 12")[0]
 Token(start=0, end=2, text='Nº')
 """
@@ -30,7 +38,14 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["Token", "Tokenizer", "tokenize"]
+from notescrub.errors import ConfigError
+
+__all__ = ["MODES", "Token", "Tokenizer", "TokenizerMode", "check_mode", "mode_key", "tokenize"]
+
+#: a tokenizer setting: True (generic fused-token splits), False (plain) or a named rule set
+TokenizerMode = bool | str
+#: the named rule sets (``"he2015"``: He et al. 2015, Table 1)
+MODES = ("he2015",)
 
 
 class Token(NamedTuple):
@@ -76,7 +91,7 @@ class Tokenizer:
 
     __slots__ = ("fused",)
 
-    def __init__(self, fused: bool = True) -> None:
+    def __init__(self, fused: TokenizerMode = True) -> None:
         self.fused = fused
 
     def __call__(self, text: str) -> list[Token]:
@@ -86,8 +101,34 @@ class Tokenizer:
         return f"Tokenizer(fused={self.fused})"
 
 
-def tokenize(text: str, *, fused: bool = True) -> list[Token]:
+def check_mode(fused: object) -> TokenizerMode:
+    """``fused`` if it is a tokenizer setting, else :class:`ConfigError` naming the known ones.
+
+    >>> check_mode("he2015")
+    'he2015'
+    """
+    if isinstance(fused, bool) or fused in MODES:
+        return fused
+    raise ConfigError(f"unknown tokenizer setting fused={fused!r}; use true, false or one of {', '.join(MODES)}")
+
+
+def mode_key(fused: TokenizerMode) -> str:
+    """A short cache key for a tokenizer setting (``"1"``, ``"0"``, ``"he2015"``).
+
+    >>> mode_key(True), mode_key("he2015")
+    ('1', 'he2015')
+    """
+    return fused if isinstance(fused, str) else str(int(fused))
+
+
+def tokenize(text: str, *, fused: TokenizerMode = True) -> list[Token]:
     """Split ``text`` into tokens with offsets (see the module docstring)."""
+    if isinstance(fused, str):
+        if fused == "he2015":
+            from notescrub.text.he2015 import tokenize_he2015
+
+            return tokenize_he2015(text)
+        check_mode(fused)
     out: list[Token] = []
     append = out.append
     if not fused:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from notescrub.text.segment import Heading, lines, sections, sentences
-from notescrub.text.tokenize import Token, tokenize
+from notescrub.text.tokenize import Token, TokenizerMode, mode_key, tokenize
 from notescrub.types import Document
 
 __all__ = ["TokenView", "token_view"]
@@ -68,7 +68,7 @@ class TokenView:
         return range(lo, hi)
 
 
-def _build(doc: Document, fused: bool) -> TokenView:
+def _build(doc: Document, fused: TokenizerMode) -> TokenView:
     text = doc.text
     toks = tokenize(text, fused=fused)
     line_offs = lines(text)
@@ -94,6 +94,6 @@ def _build(doc: Document, fused: bool) -> TokenView:
     return TokenView(toks, line_idx, len(line_offs), sent_idx, sents, sect, is_head, space_after, heads, starts)
 
 
-def token_view(doc: Document, *, fused: bool = True) -> TokenView:
-    """The document's :class:`TokenView` (computed once, then cached on ``doc``)."""
-    return doc.cached(f"token_view:{int(fused)}", lambda d: _build(d, fused))
+def token_view(doc: Document, *, fused: TokenizerMode = True) -> TokenView:
+    """The document's :class:`TokenView` for tokenizer setting ``fused`` (computed once, then cached on ``doc``)."""
+    return doc.cached(f"token_view:{mode_key(fused)}", lambda d: _build(d, fused))

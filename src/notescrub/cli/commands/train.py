@@ -26,9 +26,10 @@ notescrub.text.align (longest kept) and counted in model.json ("alignment").
 
 Recipes:
   carafe    whole-record CRF, 3 left / 2 right context, regex classes, lexicons,
-            bias -1.0 (Wellner et al. 2007)
+            bias -1.0 (Wellner et al. 2007); --set pp=true: Carafe-ALL+PP, bias -1.5
+            plus the paper's regex post-processing (English only)
   wi-deid   sentence CRF, +/-2 window of lexical, orthographic, dictionary features
-            (He et al. 2015); --pos adds spaCy POS tags
+            over He et al.'s Table 1 tokens (He et al. 2015); --pos adds spaCy POS tags
   aramaki   sentence features + a second, label-consistency CRF (Aramaki et al. 2006)
   stat-deid per-token linear SVM over local context incl. syntactic bigrams (Uzuner et al.
             2008; needs the [svm] extra, and [syntax] for English); crfd: a CRF on the
@@ -61,6 +62,7 @@ examples:
   notescrub train --recipe wi-deid --lang es --train meddocan/train/brat --dev meddocan/dev/brat -o m/
   notescrub train --recipe carafe --train notes.jsonl -o m/ --set c1=0.1 --set max_iterations=100
   notescrub train --recipe carafe --train notes.jsonl --add reviewed.jsonl -o m/
+  notescrub train --recipe carafe --train notes.jsonl -o m/ --set pp=true
   notescrub train --recipe en-default --add reviewed.jsonl -o models/en-site
 """
 
