@@ -11,7 +11,8 @@ reports   matplotlib               HTML reports with plots (``evaluate --report`
                                    ``experiments``)
 svm       scikit-learn             training SVM taggers (``train --recipe stat-deid``)
 fast      numba                    compiled CRF kernels (same spans, faster batches)
-syntax    spacy, en-core-web-sm    POS and syntactic features (Stat De-id)
+syntax    spacy, en-core-web-sm    POS and syntactic features (Stat De-id),
+                                   Manchester's organisation feeder (NER)
 spark     pyspark, pandas, pyarrow ``notescrub.spark`` and ``notescrub spark`` (needs
                                    Java 17 or later)
 all       every extra above, ``serve`` and ``presidio``

@@ -16,7 +16,18 @@ training documents are **cross-fitted** (``folds``-fold: each fold is labelled b
 first-stage model that did not see it), so the second stage learns how far to trust
 realistic first-stage output rather than memorised gold. At run time the corpus tables
 are those of the training corpus (stored with the model); record majorities come from the
-document being annotated.
+document being annotated. A training record's own corpus features come from the tables of
+the *other* folds, as a new document at run time is never in the training corpus: with the
+record counted in its own corpus table, ``tokcorp``/``entcorp`` would fire on every name
+the record tags, stage two would lean on them, and at run time it would drop the
+cue-less mentions of a name the training corpus never saw instead of following
+``tokrec``/``entrec``.
+
+What stage two does to a record: a name the first stage tags once with a cue ("Dr. Room")
+and misses without one ("Room reviewed the chart") gets ``tokrec=DOCTOR`` and
+``entrec=B-DOCTOR`` on every occurrence (with one tagged and one untagged occurrence the
+tie goes to the PHI type), and the second CRF, trained on how far such features agree
+with gold, labels the cue-less occurrences DOCTOR too (``tests/recipes/test_aramaki.py``).
 
 >>> t = MajorityTable()
 >>> t.add_record([["room"], ["dr", "room"], ["room"]], ["PATIENT", "DOCTOR", "PATIENT"])
@@ -121,6 +132,16 @@ def _record_table(keys: list[str], tags: list[str]) -> tuple[dict[str, str], dic
     table = MajorityTable()
     table.add_record([keys[a:b] for a, b, _ in segs], [typ for _, _, typ in segs], keys, token_types)
     return table.token_majority(), table.entry_majority()
+
+
+def _corpus_table(keys: Sequence[list[str]], tags: Sequence[list[str]]) -> MajorityTable:
+    """Token and entry label counts of first-stage ``tags`` over several records."""
+    table = MajorityTable()
+    for kk, tt in zip(keys, tags):
+        token_types = [t[2:] if t != OUTSIDE else OUTSIDE for t in tt]
+        segs = [(a, b, typ) for a, b, typ in segments(tt) if b - a <= _MAX_ENTRY]
+        table.add_record([kk[a:b] for a, b, _ in segs], [t for _, _, t in segs], kk, token_types)
+    return table
 
 
 def _mark_entries(keys: list[str], entries: dict[tuple[str, ...], str], name: str, out: list[list[str]]) -> None:
@@ -234,16 +255,22 @@ class ConsistencyTagger(Params, Detector):
                                                                      attrs=[attrs[i] for i in tr])
             for i in te:
                 stage1_tags[i] = m.decode(docs[i], attrs[i]).tags
-        table = MajorityTable()
         keys = [_keys(feat.view(d).tokens) for d in docs]
-        for kk, tags in zip(keys, stage1_tags):
-            token_types = [t[2:] if t != OUTSIDE else OUTSIDE for t in tags]
-            segs = [(a, b, typ) for a, b, typ in segments(tags) if b - a <= _MAX_ENTRY]
-            table.add_record([kk[a:b] for a, b, _ in segs], [t for _, _, t in segs], kk, token_types)
+        table = _corpus_table(keys, stage1_tags)
         self.corpus_tokens_ = table.token_majority()
         self.corpus_entries_ = table.entry_majority()
-        attrs2 = [_join(a_, consistency_features(kk, tags, self.corpus_tokens_, self.corpus_entries_))
-                  for a_, kk, tags in zip(attrs, keys, stage1_tags)]
+        # A training record's corpus features come from the other folds only: at run time a
+        # document is never part of the training corpus, so its names are in the corpus
+        # tables only when other records carry them. Counting the record itself would make
+        # ``tokcorp``/``entcorp`` fire on every name the record tags, and stage two would
+        # learn to trust those instead of the record majorities -- then drop the cue-less
+        # mentions of a new name at run time.
+        held_out = {k: _corpus_table([keys[i] for i in range(len(docs)) if fold[i] != k],
+                                     [stage1_tags[i] for i in range(len(docs)) if fold[i] != k])
+                    for k in sorted(set(fold))}
+        majorities = {k: (t.token_majority(), t.entry_majority()) for k, t in held_out.items()}
+        attrs2 = [_join(a_, consistency_features(kk, tags, *majorities[fold[i]]))
+                  for i, (a_, kk, tags) in enumerate(zip(attrs, keys, stage1_tags))]
         self.second_ = self._clone(second, featurizer=first.featurizer, name=self.name).fit(docs, layer, attrs=attrs2)
         self.first_ = self._clone(first, name=f"{self.name}.stage1").fit(docs, layer, attrs=attrs)
         self.training_ = {"folds": int(self.folds), "seconds": round(time.perf_counter() - t0, 2),

@@ -39,7 +39,8 @@ class Settings:
 
     ``max_train_docs``/``max_test_docs`` cut each split to a seeded random subset
     (``None``: all). ``crf_iterations`` caps L-BFGS iterations of every CRF recipe
-    (the recipes' own defaults are 100-200); ``manchester_iterations`` those of the
+    (the recipes' own defaults are 100-200; each report section states both, see
+    :mod:`notescrub.experiments.caps`); ``manchester_iterations`` those of the
     Manchester per-type CRFs; ``lc_folds`` the cross-fitting folds of Aramaki's label
     consistency stage.
     """

@@ -95,7 +95,8 @@ def run_section(ctx: Context, dataset: Any) -> Section:
         "Dehghan et al. had English JAPE rules for every type and i2b2 2014's longitudinal notes (up to five per "
         "patient); on a corpus without patient ids every note is its own patient, so the second pass only "
         "re-finds names within one note.",
-        "Per-type CRFs share one feature set and are capped in iterations; no cTAKES/GATE/Stanford NER.",
+        "Per-type CRFs share one feature set and are capped in iterations; no cTAKES/GATE; organisations from "
+        "spaCy's NER instead of Stanford's (English, only when the syntax extra is installed).",
         "On a corpus whose language has no packaged rules for a type, that type is learned by the residual CRF.",
     ]
     sec.seconds = time.perf_counter() - t0

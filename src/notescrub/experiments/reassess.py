@@ -5,7 +5,8 @@ text), and each section module's ``compare_section(sec)`` reads only those. So t
 verdicts of an existing report can be brought up to date with the current rules
 (:mod:`notescrub.experiments.verdicts`) without retraining anything:
 :func:`reassess_report` rewrites ``results.json`` and ``report.md`` and replaces the
-comparison tables of ``index.html`` in place (its plots are kept).
+comparison tables and the training-cap lines (:mod:`notescrub.experiments.caps`) of
+``index.html`` in place (its plots are kept).
 
 >>> res = {"sections": [{"key": "aramaki", "title": "Aramaki", "data": {
 ...     "BASELINE": {"binary_phi": {"f1": 0.86, "tp": 3806, "fn": 965}},
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -84,9 +86,26 @@ def reassess_report(report_dir: str | Path) -> Path:
         if count != sum(1 for js in new["sections"] if js.get("comparisons")):
             raise ConfigError(f"{html_path}: {count} comparison tables, which does not match results.json")
         html = _BLOCK.sub(lambda _m: next(blocks), html)
+        html = _with_training_lines(html, new)
         with atomic_file(html_path) as tmp:
             tmp.write_text(html, encoding="utf-8")
     return d
+
+
+def _keep_heading(line: str) -> Callable[[re.Match[str]], str]:
+    return lambda m: m.group(1) + line
+
+
+def _with_training_lines(html: str, results: dict[str, Any]) -> str:
+    """``html`` with each section's training-cap line (re)written after its heading."""
+    from notescrub.experiments.report import training_html
+
+    settings = results.get("settings")
+    for js in results.get("sections", []):
+        key = str(js.get("key", ""))
+        head = re.compile(r'(<h2 id="' + re.escape(escape(key)) + r'">.*?</h2>)(<p class="training">.*?</p>)?', re.S)
+        html = head.sub(_keep_heading(training_html(key, settings)), html, count=1)
+    return html
 
 
 def _with_comparisons(js: dict[str, Any]) -> Section:

@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.evaluate.report import write_json
+from notescrub.experiments.caps import training_line
 from notescrub.experiments.common import Section
 from notescrub.experiments.verdicts import AGREES, DIFFERS, verdict_of
 from notescrub.io.atomic import atomic_file
 
-__all__ = ["render_html", "render_markdown", "write_report"]
+__all__ = ["render_html", "render_markdown", "training_html", "write_report"]
 
 _CSS = """
 body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; margin: 2em; color: #222; max-width: 1200px; }
@@ -42,7 +43,7 @@ table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.8em; }
 th, td { border: 1px solid #ccc; padding: 2px 7px; } th { background: #f0f3f7; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .agree { background: #e6f4e6; } .differ { background: #fbe9e7; } .undecided { background: #f5f5f5; }
-.note { color: #555; font-size: 0.85em; } img { max-width: 100%; } .wide { overflow-x: auto; }
+.note, .training { color: #555; font-size: 0.85em; } img { max-width: 100%; } .wide { overflow-x: auto; }
 """
 
 
@@ -75,8 +76,14 @@ def _comparisons(sec: Section) -> str:
             f"<th>test</th><th>verdict</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
-def _section_html(sec: Section) -> str:
-    parts = [f'<h2 id="{escape(sec.key)}">{escape(sec.title)}</h2>']
+def training_html(key: str, settings: dict[str, Any] | None) -> str:
+    """The section's training-cap line as HTML (empty without settings or CRFs)."""
+    line = training_line(key, settings) if settings else None
+    return f'<p class="training">{escape(line)}</p>' if line else ""
+
+
+def _section_html(sec: Section, settings: dict[str, Any] | None = None) -> str:
+    parts = [f'<h2 id="{escape(sec.key)}">{escape(sec.title)}</h2>', training_html(sec.key, settings)]
     if sec.intro:
         parts.append(f"<p>{escape(sec.intro)}</p>")
     for t in sec.tables:
@@ -106,7 +113,7 @@ def render_html(meta: dict[str, Any], sections: Sequence[Section]) -> str:
             + "<h3>Settings</h3>" + _table(["setting", "value"], [[k, json.dumps(v)] for k, v in settings.items()])
             + "<h3>Data</h3>" + _table(["item", "value"], [[k, json.dumps(v, ensure_ascii=False)] for k, v in ds.items()])
             + f"<ul>{toc}</ul>"
-            + "".join(_section_html(s) for s in sections))
+            + "".join(_section_html(s, settings) for s in sections))
     return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f"<title>notescrub experiments</title><style>{_CSS}</style></head><body>{body}</body></html>\n")
 
@@ -183,6 +190,9 @@ def render_markdown(results: dict[str, Any]) -> str:
         out.append("")
     for sec in results.get("sections", []):
         out += [f"#### {sec['title']}", ""]
+        line = training_line(sec.get("key", ""), st) if st else None
+        if line:
+            out += [line, ""]
         for t in sec.get("tables", []):
             out += _md_table(t["columns"], t["rows"]) + [""]
         comps = sec.get("comparisons") or []

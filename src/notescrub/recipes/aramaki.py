@@ -16,7 +16,12 @@ What the paper used, and what we do:
 * **Label consistency**: a second CRF with token- and entry-level majority labels in the
   record and the corpus (:mod:`notescrub.detect.consistency`). The paper does not say
   how the first-stage labels of the training data were produced; we cross-fit them
-  (``folds=5``). At run time the corpus majorities are the training corpus's.
+  (``folds=5``). At run time the corpus majorities are the training corpus's; in
+  training, a record's corpus majorities come from the other folds (a new record is
+  never in the training corpus). What stage two does: a name the first CRF tags at its
+  cued mention ("Dr. Room") but not at a cue-less one ("Room reviewed the chart") gets
+  the record majority DOCTOR on every occurrence, and the second CRF labels the cue-less
+  ones DOCTOR too (``tests/recipes/test_aramaki.py``; details in ``docs/crf.md``).
 * **Training**: CRF++ (L2, C = 1 -> ``c2 = 0.5``) on sentences; same settings here.
 
 >>> t = build()

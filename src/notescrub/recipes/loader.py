@@ -17,6 +17,9 @@ component. ``model.json`` (format 1; every key is checked, unknown keys are refu
 
 Component kinds: ``rules``, ``dictionary`` (built from options), ``crf``, ``svm``,
 ``lingpipe`` (a trained model in ``dir``, itself a model directory of that kind),
+``ner`` (:class:`~notescrub.detect.ner.NerDetector`: spaCy's entities in the sentences
+with one of its ``cues``, mapped by its ``labels`` option, default ``{"ORG":
+"ORGANIZATION"}``; needs the ``[syntax]`` extra),
 ``two_pass`` (:class:`~notescrub.detect.two_pass.PatientDictionary` over the layers of
 the components before it, or of ``sources``), ``stacked`` (a CRF in ``dir`` wrapped as
 :class:`~notescrub.detect.stacked.StackedCRF`, fed by the components named in its
@@ -80,7 +83,7 @@ META_FILE = "model.json"
 #: component kind -> whether it is a trained model stored in a sub-directory
 COMPONENT_KINDS: dict[str, bool] = {
     "rules": False, "dictionary": False, "crf": True, "svm": True, "lingpipe": True, "two_pass": False,
-    "postprocess": False, "stacked": True,
+    "postprocess": False, "stacked": True, "ner": False,
 }
 _SUBMODEL_KINDS = {"crf": ("crf", "crfd"), "svm": ("svm",), "lingpipe": ("lingpipe",), "stacked": ("crf",)}
 _COMMON_OPTIONS = {"enabled", "types", "relabel"}
@@ -94,6 +97,7 @@ _OPTIONS: dict[str, set[str]] = {
                                     "derived_forms"},
     "postprocess": {"enabled", "targets", "files", "rules"},
     "stacked": _COMMON_OPTIONS | {"bias", "threshold", "feeders"},
+    "ner": _COMMON_OPTIONS | {"labels", "cues"},
 }
 _TOP_KEYS = {
     "kind", "format", "notescrub_version", "name", "model_name", "description", "lang", "labels", "components",
@@ -543,6 +547,16 @@ class HybridModel:
 
             return DictionaryDetector(kinds=tuple(o.get("kinds") or KINDS), mode=o.get("mode", "filtered"),
                                       lang=o.get("lang", self.meta.get("lang", "en")), name=c.name)
+        if c.kind == "ner":
+            from notescrub.detect.ner import NerDetector
+
+            key = json.dumps(["ner", o.get("labels"), o.get("cues"), c.name], sort_keys=True)
+            if key not in self._cache:
+                try:
+                    self._cache[key] = NerDetector(o.get("labels"), o.get("cues"), name=c.name)
+                except ConfigError as exc:
+                    raise ModelError(f"component {c.name!r}: {exc.reason}", path=self.directory) from None
+            return self._cache[key]
         if c.kind == "two_pass":
             from notescrub.detect.two_pass import DEFAULT_TYPES, PatientDictionary
 

@@ -37,8 +37,16 @@ What the paper did, and what :class:`ManchesterRecipe` does:
   the CRFs for Date and Patient). Types without a usable knowledge tagger use their CRF
   in every preset.
 
-Differences: no cTAKES/GATE chunks or POS (our tokenizer and lexicons instead), no
-Stanford NER for organisations, one shared feature set for all CRFs (the paper chose a
+* **Organisation feeder**: the paper added the Stanford NER tagger's organisations, found
+  in sentences with contextual cues ("works in", "runs", "church", "lodge"), directly to
+  the final output. Here spaCy's English entity recogniser does
+  (:class:`~notescrub.detect.ner.NerDetector`, ``ORG`` -> ``ORGANIZATION``, component
+  ``ner`` enabled in every preset) when the ``[syntax]`` extra and its English pipeline
+  are installed (``ner=None``, the default: English only, left out cleanly otherwise;
+  ``ner=True`` requires it, ``ner=False`` leaves it out).
+
+Differences: no cTAKES/GATE chunks or POS (our tokenizer and lexicons instead), spaCy's
+NER instead of Stanford's for organisations, one shared feature set for all CRFs (the paper chose a
 subset per type on development data), CRF training capped (``max_iterations``) to fit
 the time budget.
 
@@ -102,6 +110,7 @@ PRESETS = ("precision", "recall", "f1")
 #: positive = fewer, surer tags; -1.0 is Carafe's recall setting (Wellner et al. 2007)
 CRF_BIAS = {"precision": 1.0, "f1": 0.0, "recall": -1.0}
 _KNOWLEDGE = ("rules", "dictionary")
+_NER = "ner"
 _RESIDUAL = "crf_rest"
 _POST = "post"
 _TWO_PASS = "two_pass"
@@ -214,6 +223,9 @@ class ManchesterRecipe(Params, Detector):
         Featurizer overrides (see :func:`featurizer`).
     two_pass:
         Include the second pass.
+    ner:
+        The organisation feeder (spaCy NER): ``None`` when available for English,
+        ``True`` required, ``False`` never.
     priority:
         Conflict priority (strongest first); types not listed rank below.
     preset:
@@ -240,6 +252,7 @@ class ManchesterRecipe(Params, Detector):
         adjacent_share: float = 0.02,
         features: Mapping[str, Any] | None = None,
         two_pass: bool = True,
+        ner: bool | None = None,
         priority: Sequence[str] = DEFAULT_PRIORITY,
         preset: str = "f1",
         n_jobs: int = 2,
@@ -259,6 +272,7 @@ class ManchesterRecipe(Params, Detector):
         self.adjacent_share = adjacent_share
         self.features = dict(features or {})
         self.two_pass = two_pass
+        self.ner = ner
         self.priority = tuple(priority)
         self.preset = preset
         self.n_jobs = n_jobs
@@ -356,10 +370,27 @@ class ManchesterRecipe(Params, Detector):
         own = [f for f in packaged_rule_files(self.lang) if not f.endswith("_macros.toml")]
         return self.lang if own else "en"
 
+    def use_ner(self) -> bool:
+        """Whether the organisation feeder is part of the model (see ``ner``)."""
+        from notescrub.detect import ner
+
+        if self.ner is False:
+            return False
+        if self.ner is None:
+            return self.lang == "en" and ner.available()
+        if self.lang != "en":
+            raise ConfigError(f"the NER organisation feeder is English only, not {self.lang!r}")
+        if not ner.available():
+            ner._nlp()  # raises the ConfigError that names the missing extra
+        return True
+
     def _knowledge_components(self, canonical_scheme: bool, relabel: dict[str, str]) -> list[ComponentSpec]:
         base: dict[str, Any] = {"relabel": relabel} if relabel else {}
-        return [ComponentSpec("rules", "rules", options={"lang": self.rules_lang(), **base}),
-                ComponentSpec("dictionary", "dictionary", options={"lang": self.lang, **base})]
+        comps = [ComponentSpec("rules", "rules", options={"lang": self.rules_lang(), **base}),
+                 ComponentSpec("dictionary", "dictionary", options={"lang": self.lang, **base})]
+        if (canonical_scheme or "ORGANIZATION" in relabel) and self.use_ner():
+            comps.append(ComponentSpec(_NER, "ner", options=dict(base)))
+        return comps
 
     def _measure(self, knowledge: list[ComponentSpec], docs: list[Document], layer: str,
                  groups: Mapping[str, set[str]]) -> dict[str, dict[str, Any]]:
@@ -488,6 +519,8 @@ class ManchesterRecipe(Params, Detector):
             elif c.kind == "crf":
                 over[c.name] = {"enabled": bool(chosen.get(c.name)), "types": sorted(chosen.get(c.name, [])),
                                 "bias": CRF_BIAS[preset]}
+            elif c.kind == "ner":  # the paper added its output directly, in every submission
+                over[c.name] = {"enabled": True, "types": ["ORGANIZATION"]}
             elif c.kind == "two_pass":
                 over[c.name] = {"min_score": {"precision": 0.9, "f1": 0.7, "recall": 0.5}[preset]}
         descriptions = {
