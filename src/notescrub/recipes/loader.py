@@ -91,7 +91,7 @@ _OPTIONS: dict[str, set[str]] = {
     "svm": _COMMON_OPTIONS,
     "lingpipe": _COMMON_OPTIONS,
     "two_pass": _COMMON_OPTIONS | {"sources", "min_score", "harvest_types", "min_chars", "max_zipf", "split_names",
-                                    "derived_forms"},
+                                    "derived_forms", "lang"},
     "postprocess": {"enabled", "targets", "files", "rules"},
     "stacked": _COMMON_OPTIONS | {"bias", "threshold", "feeders"},
 }
@@ -553,7 +553,7 @@ class HybridModel:
             for k in ("min_chars", "max_zipf", "split_names", "derived_forms"):
                 if k in o:
                     kw[k] = o[k]
-            return PatientDictionary(sources, name=c.name, **kw)
+            return PatientDictionary(sources, name=c.name, lang=o.get("lang", self.meta.get("lang", "en")), **kw)
         obj = copy.copy(self._object(c))  # run-time knobs must not leak into other pipelines
         if c.kind == "stacked":
             # feeders are built from their own specs even when disabled as outputs
