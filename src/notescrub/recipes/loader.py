@@ -18,7 +18,8 @@ component. ``model.json`` (format 1; every key is checked, unknown keys are refu
 Component kinds: ``rules``, ``dictionary`` (built from options), ``crf``, ``svm``,
 ``lingpipe`` (a trained model in ``dir``, itself a model directory of that kind),
 ``two_pass`` (:class:`~notescrub.detect.two_pass.PatientDictionary` over the layers of
-the components before it, or of ``sources``), ``stacked`` (a CRF in ``dir`` wrapped as
+the components before it, or of ``sources``; ``lang`` picks its ambiguity lexicons, ``"en"``
+unless given), ``stacked`` (a CRF in ``dir`` wrapped as
 :class:`~notescrub.detect.stacked.StackedCRF`, fed by the components named in its
 ``feeders`` option, which are built even when disabled as outputs) and ``postprocess``
 (:class:`~notescrub.detect.postprocess.PostProcessor` applied to the output of its
@@ -553,7 +554,8 @@ class HybridModel:
             for k in ("min_chars", "max_zipf", "split_names", "derived_forms"):
                 if k in o:
                     kw[k] = o[k]
-            return PatientDictionary(sources, name=c.name, lang=o.get("lang", self.meta.get("lang", "en")), **kw)
+            # "lang" only when given: the model's own "lang" would change older models' second pass
+            return PatientDictionary(sources, name=c.name, lang=o.get("lang", "en"), **kw)
         obj = copy.copy(self._object(c))  # run-time knobs must not leak into other pipelines
         if c.kind == "stacked":
             # feeders are built from their own specs even when disabled as outputs
