@@ -1,5 +1,8 @@
+import pytest
+
 from notescrub.detect.base import Detector
 from notescrub.detect.two_pass import PatientDictionary
+from notescrub.errors import ConfigError
 from notescrub.pipeline import Pipeline
 from notescrub.types import Document, Span
 
@@ -84,3 +87,23 @@ def test_derived_forms_are_off_by_default():
     doc = Document("a", text, "P1", layers={"crf": [Span(5, 35, "HOSPITAL", 0.95, "crf")]})
     other = Document("b", "Back to TCF.", "P1")
     assert PatientDictionary(sources=["crf"]).detect_many([doc, other])[1] == []
+
+
+def _spanish(lang):
+    d = Document("n1", "Paciente: Biopsia Paz.", "P1", layers={"crf": [
+        Span(10, 17, "NOMBRE_SUJETO_ASISTENCIA", 0.9, "crf"), Span(18, 21, "NOMBRE_SUJETO_ASISTENCIA", 0.9, "crf")]})
+    e = Document("n2", "Se hizo biopsia. Vive en paz. Paz acudio.", "P1")
+    out = PatientDictionary(sources=["crf"], lang=lang).detect_many([d, e])
+    return [(e.text[s.start:s.end], s.label) for s in out[1]]
+
+
+def test_spanish_ambiguity_checks_use_spanish_lexicons():
+    # "biopsia" is a Spanish medical term (dropped), "paz" a common Spanish word (capitalised only)
+    assert _spanish("es") == [("Paz", "NOMBRE_SUJETO_ASISTENCIA")]
+    # the English checks know neither word: every occurrence would match
+    assert [w for w, _ in _spanish("en")] == ["biopsia", "paz", "Paz"]
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ConfigError, match="xx"):
+        PatientDictionary(sources=["crf"], lang="xx")

@@ -260,3 +260,15 @@ def test_save_writes_extra_files_inside_the_atomic_directory(tmp_path: Path, crf
         with pytest.raises(ModelError, match="plain file name"):
             _model(crf).save(tmp_path / "bad", files={bad: b""})
     assert not (tmp_path / "bad").exists()
+
+
+def test_two_pass_language_comes_from_its_option_only(crf: CRFTagger):
+    model = _model(crf)
+    model.meta["lang"] = "es"  # the model's language does not switch an existing second pass
+    (tp,) = [d for d in model.pipeline().detectors if d.name == "two_pass"]
+    assert tp.lang == "en"
+    pipe = model.pipeline(overrides={"two_pass": {"lang": "es"}})
+    (tp,) = [d for d in pipe.detectors if d.name == "two_pass"]
+    assert tp.lang == "es"
+    with pytest.raises(ConfigError, match="'xx'"):
+        model.pipeline(overrides={"two_pass": {"lang": "xx"}})

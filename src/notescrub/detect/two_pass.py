@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from notescrub.detect.base import Detector
+from notescrub.errors import ConfigError
 from notescrub.text.views import token_view
 from notescrub.types import Document, Span
 
@@ -74,6 +75,10 @@ class PatientDictionary(Detector):
     derived_forms:
         Also add acronyms of facility/organisation names and initials of person names
         (see the module docstring); off by default (the Manchester recipe's two-pass has none).
+    lang:
+        Language of the ambiguity checks: ``"en"`` (English medical terms, common words and
+        word frequencies) or ``"es"`` (``es_medical_terms``, ``es_common_words``, Spanish
+        frequencies, Spanish name lexicons). Eponyms are dropped in both.
 
     >>> a = Document("n1", "Seen at Kessler Transplant Institute by Dr. Eilidh Baker.", "P1",
     ...              layers={"crf": [Span(8, 36, "HOSPITAL", 0.95, "crf"), Span(44, 56, "DOCTOR", 0.95, "crf")]})
@@ -95,8 +100,11 @@ class PatientDictionary(Detector):
         max_zipf: float | None = 4.0,
         split_names: bool = True,
         derived_forms: bool = False,
+        lang: str = "en",
         name: str = "two_pass",
     ) -> None:
+        if lang not in _LANG_LEXICONS:
+            raise ConfigError(f"two-pass dictionary: no lexicons for language {lang!r}; known: {', '.join(_LANG_LEXICONS)}")
         self.sources = list(sources)
         self.min_score = min_score
         self.types = frozenset(types)
@@ -104,6 +112,7 @@ class PatientDictionary(Detector):
         self.max_zipf = max_zipf
         self.split_names = split_names
         self.derived_forms = derived_forms
+        self.lang = lang
         self.name = name
 
     # -- harvesting -------------------------------------------------------------------
@@ -118,9 +127,11 @@ class PatientDictionary(Detector):
             return "drop"
         if len(words) == 1 and words[0].isalpha():
             w = words[0]
-            if w in _lex("medical_terms") or w in _lex("eponyms"):
+            medical, common, first, last = _LANG_LEXICONS[self.lang]
+            if w in _lex(medical) or w in _lex("eponyms"):
                 return "drop"
-            if w in _lex("common_words") or (self.max_zipf is not None and _zipf(w) > self.max_zipf and w not in _names()):
+            if w in _lex(common) or (self.max_zipf is not None and _zipf(w, self.lang) > self.max_zipf
+                                     and w not in _names(first, last)):
                 return "capitalised"
         return "any"
 
@@ -239,6 +250,11 @@ class PatientDictionary(Detector):
 
 
 _ORG_TYPES = frozenset({"HOSPITAL", "ORGANIZATION"})
+#: language -> lexicon names (medical terms, common words, first names, last names)
+_LANG_LEXICONS: dict[str, tuple[str, str, str, str]] = {
+    "en": ("medical_terms", "common_words", "first_names", "last_names"),
+    "es": ("es_medical_terms", "es_common_words", "es_first_names", "es_last_names"),
+}
 #: words left out of acronyms and initials ("Arkansas Division of Correction" -> ADC)
 _PARTICLES = frozenset({"of", "the", "and", "for", "at", "in", "on", "a", "an", "de", "del", "du", "la", "le",
                         "van", "von", "der", "da", "di", "dos", "y", "st", "mc"})
@@ -281,10 +297,10 @@ def _whole_word(text: str, start: int, end: int) -> bool:
     return not (before.isalpha() and text[start].isalpha()) and not (after.isalpha() and text[end - 1].isalpha())
 
 
-def _zipf(word: str) -> float:
+def _zipf(word: str, lang: str = "en") -> float:
     from notescrub.lexicons import zipf
 
-    return zipf(word)
+    return zipf(word, lang)
 
 
 def _lex(name: str) -> frozenset[str]:
@@ -293,6 +309,7 @@ def _lex(name: str) -> frozenset[str]:
     return lexicon(name)
 
 
-@lru_cache(maxsize=1)
-def _names() -> frozenset[str]:  # cached: the union of two large lexicons took ~4 ms per call
-    return _lex("first_names") | _lex("last_names")
+@lru_cache(maxsize=4)
+def _names(first: str = "first_names", last: str = "last_names") -> frozenset[str]:
+    # cached: the union of two large lexicons took ~4 ms per call
+    return _lex(first) | _lex(last)

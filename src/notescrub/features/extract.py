@@ -15,6 +15,8 @@ dictionary lexicon membership and Zipf word frequency (also for the neighbours)
 sentence   Aramaki: line position (top 10 / bottom 5 / other), previous/current/next sentence
            length, last words of the previous sentence, section heading
 position   line index, line-initial token, first word of the line, no space after the token
+document   the first words of the other lines where the token's word recurs in the document
+           (:mod:`notescrub.features.document`; off by default)
 pos        spaCy POS tag of the token and its neighbours (optional extra, see ``pos``)
 ========== ==================================================================================
 
@@ -39,6 +41,7 @@ from typing import Any
 from notescrub.errors import ConfigError
 from notescrub.estimator import Params
 from notescrub.features.context import position_table, sentence_table
+from notescrub.features.document import document_table
 from notescrub.features.patterns import chunk_table, pattern_table
 from notescrub.features.token import lexical_features, orthographic_features
 from notescrub.text.tokenize import TokenizerMode, check_mode
@@ -47,7 +50,7 @@ from notescrub.types import Document
 
 __all__ = ["DEFAULT_GROUPS", "GROUPS", "FeatureParts", "Featurizer", "ListGroup", "PairGroup", "TableGroup"]
 
-GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos")
+GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos", "document")
 DEFAULT_GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position")
 _WINDOW_GROUPS = ("lexical", "orthographic", "dictionary")
 #: distinct token texts whose feature units are memoised (the table is emptied when full). Every new
@@ -409,6 +412,8 @@ class Featurizer(Params):
             extra.append(TableGroup(*sentence_table(view)))
         if "position" in groups:
             extra.append(TableGroup(*position_table(view)))
+        if "document" in groups:
+            extra.append(TableGroup(*document_table(view)))
         if "pos" in groups:
             from notescrub.features.pos import pos_tags
 

@@ -21,7 +21,8 @@ Component kinds: ``rules``, ``dictionary`` (built from options), ``crf``, ``svm`
 with one of its ``cues``, mapped by its ``labels`` option, default ``{"ORG":
 "ORGANIZATION"}``; needs the ``[syntax]`` extra),
 ``two_pass`` (:class:`~notescrub.detect.two_pass.PatientDictionary` over the layers of
-the components before it, or of ``sources``), ``stacked`` (a CRF in ``dir`` wrapped as
+the components before it, or of ``sources``; ``lang`` picks its ambiguity lexicons, ``"en"``
+unless given), ``stacked`` (a CRF in ``dir`` wrapped as
 :class:`~notescrub.detect.stacked.StackedCRF`, fed by the components named in its
 ``feeders`` option, which are built even when disabled as outputs) and ``postprocess``
 (:class:`~notescrub.detect.postprocess.PostProcessor` applied to the output of its
@@ -94,7 +95,7 @@ _OPTIONS: dict[str, set[str]] = {
     "svm": _COMMON_OPTIONS,
     "lingpipe": _COMMON_OPTIONS,
     "two_pass": _COMMON_OPTIONS | {"sources", "min_score", "harvest_types", "min_chars", "max_zipf", "split_names",
-                                    "derived_forms"},
+                                    "derived_forms", "lang"},
     "postprocess": {"enabled", "targets", "files", "rules"},
     "stacked": _COMMON_OPTIONS | {"bias", "threshold", "feeders"},
     "ner": _COMMON_OPTIONS | {"labels", "cues"},
@@ -567,7 +568,8 @@ class HybridModel:
             for k in ("min_chars", "max_zipf", "split_names", "derived_forms"):
                 if k in o:
                     kw[k] = o[k]
-            return PatientDictionary(sources, name=c.name, **kw)
+            # "lang" only when given: the model's own "lang" would change older models' second pass
+            return PatientDictionary(sources, name=c.name, lang=o.get("lang", "en"), **kw)
         obj = copy.copy(self._object(c))  # run-time knobs must not leak into other pipelines
         if c.kind == "stacked":
             # feeders are built from their own specs even when disabled as outputs
