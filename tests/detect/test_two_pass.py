@@ -107,3 +107,10 @@ def test_spanish_ambiguity_checks_use_spanish_lexicons():
 def test_unknown_language_is_refused():
     with pytest.raises(ConfigError, match="xx"):
         PatientDictionary(sources=["crf"], lang="xx")
+
+
+def test_initials_that_are_medical_abbreviations_are_not_used():
+    # Dr. David Moore -> DM, which is also diabetes mellitus in a problem list
+    text = "Attending: David Moore."
+    out = _derived([(text, [Span(11, 22, "DOCTOR", 0.95, "crf")]), ("PMH: DM/HTN/HLD.\nDM\n", [])])
+    assert out[1] == []

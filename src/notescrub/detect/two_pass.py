@@ -178,8 +178,9 @@ class PatientDictionary(Detector):
                 derived[("acronym", m.group(1))][s.label] += 1
         elif phi in _NAME_TYPES:
             parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
-            if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts):
-                derived[("initials", "".join(w[0] for w in parts))][s.label] += 1
+            initials = "".join(w[0] for w in parts)
+            if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts) and not _ambiguous(initials):
+                derived[("initials", initials)][s.label] += 1
 
     def _match_derived(self, doc: Document, derived: dict[tuple[str, str], str], taken: list[Span]) -> list[Span]:
         """Acronym and initials matches of ``doc`` outside the spans already ``taken``."""
@@ -259,6 +260,8 @@ _LANG_LEXICONS: dict[str, tuple[str, str, str, str]] = {
 _PARTICLES = frozenset({"of", "the", "and", "for", "at", "in", "on", "a", "an", "de", "del", "du", "la", "le",
                         "van", "von", "der", "da", "di", "dos", "y", "st", "mc"})
 _PAREN_ACRONYM = re.compile(r"[ \t]*\(([A-Z][A-Z&]{1,7})\)")
+#: characters looked at on each side of a candidate's line (a longer line is no signature line)
+_CONTEXT = 120
 _LINE_ALONE = re.compile(r"[ \t]*+[-–—]{0,2}[ \t]*$")
 
 
@@ -279,9 +282,10 @@ def _ambiguous(token: str) -> bool:
 
 def _initials_context(text: str, start: int, end: int) -> bool:
     """Initials are written next to a slash ("EB/tk"), after a dash ("-JHP") or alone on a line."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
+    lo, hi = max(0, start - _CONTEXT), min(len(text), end + _CONTEXT)  # bounded: linear on hostile input
+    line_start = text.rfind("\n", lo, start) + 1 or lo
+    line_end = text.find("\n", end, hi)
+    line_end = hi if line_end < 0 else line_end
     before, after = text[line_start:start], text[end:line_end]
     if before.rstrip().endswith("/") or after.lstrip().startswith("/"):
         return True
