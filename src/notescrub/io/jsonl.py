@@ -30,6 +30,7 @@ from notescrub.types import Document, Span
 __all__ = [
     "doc_from_record",
     "dumps",
+    "jsonable",
     "loads",
     "read",
     "record_from_doc",
@@ -161,13 +162,18 @@ def record_from_doc(doc: Document, layer: str = "gold") -> dict[str, Any]:
         rec["patient"] = doc.patient_id
     rec["text"] = doc.text
     rec["spans"] = span_records(doc, layer)
-    meta = {k: v for k, v in doc.metadata.items() if _jsonable(v)}
+    meta = {k: v for k, v in doc.metadata.items() if jsonable(v)}
     if meta:
         rec["meta"] = meta
     return rec
 
 
-def _jsonable(v: Any) -> bool:
+def jsonable(v: Any) -> bool:
+    """Whether ``v`` can be written as JSON (metadata that cannot is left out of outputs).
+
+    >>> jsonable({"site": "A"}), jsonable({1, 2})
+    (True, False)
+    """
     try:
         json.dumps(v)
         return True

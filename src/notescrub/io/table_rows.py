@@ -22,7 +22,7 @@ from typing import Any
 
 from notescrub.errors import InputFormatError
 from notescrub.io.checks import json_loads
-from notescrub.io.jsonl import spans_from_records
+from notescrub.io.jsonl import jsonable, spans_from_records
 from notescrub.io.table_shape import spans_value
 from notescrub.types import Document
 
@@ -95,14 +95,7 @@ def row_to_doc(row: dict[str, Any], *, default_id: str, where: str | Path, line:
 
 def doc_to_row(doc: Document, layer: str = "gold", *, nested: bool = False) -> dict[str, Any]:
     """A row dict; spans as a JSON string, or (``nested``) as Parquet-ready structs."""
-    meta = {k: v for k, v in doc.metadata.items() if _jsonable(v)}
+    meta = {k: v for k, v in doc.metadata.items() if jsonable(v)}
     return {"id": doc.id, "patient": doc.patient_id, "text": doc.text, "spans": spans_value(doc, layer, nested),
             "meta": json.dumps(meta, ensure_ascii=False) if meta else None}
 
-
-def _jsonable(v: Any) -> bool:
-    try:
-        json.dumps(v)
-        return True
-    except (TypeError, ValueError):
-        return False

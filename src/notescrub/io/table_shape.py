@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.errors import ConfigError, InputFormatError
-from notescrub.io.jsonl import span_records
+from notescrub.io.jsonl import jsonable, span_records
 from notescrub.types import Document
 
 __all__ = ["TableShape", "input_columns"]
@@ -162,7 +162,7 @@ class TableShape:
             elif c.role == "spans":
                 out[c.name] = spans_value(doc, layer, nested)
             elif c.role == "meta":
-                rest = {k: v for k, v in doc.metadata.items() if k not in own and k != "deidentified" and _jsonable(v)}
+                rest = {k: v for k, v in doc.metadata.items() if k not in own and k != "deidentified" and jsonable(v)}
                 out[c.name] = json.dumps(rest, ensure_ascii=False) if rest else None
             else:
                 out[c.name] = doc.metadata.get(c.name)
@@ -222,10 +222,3 @@ def _restore(value: str | None, arrow: Any) -> Any:
     except ValueError:
         return None
 
-
-def _jsonable(v: Any) -> bool:
-    try:
-        json.dumps(v)
-        return True
-    except (TypeError, ValueError):
-        return False
