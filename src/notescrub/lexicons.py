@@ -45,6 +45,7 @@ _FILES: dict[str, tuple[str, ...]] = {
     "cities": ("cities",),
     "countries": ("countries", "countries_extra"),
     "nationalities": ("nationalities",),
+    "languages": ("languages",),
     "months": ("months",),
     "weekdays": ("weekdays",),
     "holidays": ("holidays",),

@@ -157,3 +157,34 @@ def test_value_tables_ranges_and_scores_are_not_dates_or_ids(text, surface, labe
 ])
 def test_eponyms_before_their_clinical_head_word_are_not_people(text, surface, label, kept):
     assert bool(_kept(_model_rules("drop-eponym-term"), text, surface, label)) is kept
+
+
+@pytest.mark.parametrize("text, surface, kept", [
+    ("ESAS: fatigue 7/10, appetite 2/10", "7/10", False),
+    ("Mini-Cog 2/5 = positive screen", "2/5", False),
+    ("R hand assist 3/5 trials.", "3/5", False),
+    ("unsweet beverages 5/7 days", "5/7", False),
+    ("Prematurity 31 2/7 wks, RDS", "2/7", False),
+    ("Late-peaking 4/6 harsh SEM at RUSB", "4/6", False),
+    ("ESRD 2/2 DM nephropathy", "2/2", False),
+    ("smoking approx 1.5 g/day", "g/day", False),
+    ("energy drinks 2/day", "2/day", False),
+    ("0845   116/68    86   350", "116/68", False),
+    ("Seen 5/7 in clinic", "5/7", True),                         # 7 May
+    ("Next visit 2/2 at 10 am", "2/2", True),                     # 2 February
+])
+def test_scores_fractions_and_rates_are_not_dates(text, surface, kept):
+    pp = _model_rules("drop-date-symptom-score", "drop-date-count-fraction", "drop-date-secondary-to",
+                      "drop-date-per-unit", "drop-date-pressure-ratio")
+    assert bool(_kept(pp, text, surface, "DATE")) is kept
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("Interpreter: Marshallese, in person", "Marshallese", "DOCTOR", False),
+    ("Languages: Yiddish at home", "Yiddish", "CITY", False),
+    ("via Haitian Creole interpreter", "Haitian Creole", "PATIENT", False),
+    ("Seen with Mr. Tongan today.", "Tongan", "PATIENT", True),      # person context
+    ("Interpreter Sefo Tuilagi, ID 5512", "Sefo Tuilagi", "DOCTOR", True),
+])
+def test_language_names_are_not_people_or_places(text, surface, label, kept):
+    assert bool(_kept(_model_rules("drop-language-name"), text, surface, label)) is kept
