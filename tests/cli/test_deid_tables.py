@@ -65,3 +65,12 @@ def test_unknown_or_misplaced_keep_field_is_refused_before_any_work(tmp_path, ca
     assert "no column 'room'" in err and "every other column is dropped" in err and not out.exists()
     assert _deid(src, out, key, "--keep-field", "mrn") == 2
     assert "'--keep-field patient' keeps patient ids" in capsys.readouterr().err
+
+
+def test_tsv_output_is_tab_separated(tmp_path):
+    src, key = _table(tmp_path)
+    out = tmp_path / "out.tsv"
+    assert _deid(src, out, key) == 0
+    got = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")), delimiter="\t"))
+    assert list(got[0]) == ["note_id", "note_text", "mrn", "spans"]
+    assert [r["note_id"] for r in got] == ["a1", "a2"]

@@ -22,7 +22,7 @@ def _view(docs):
              [(s.start, s.end, s.label, s.fragments, dict(s.meta)) for s in d.layer("gold")]) for d in docs]
 
 
-@pytest.mark.parametrize("name", ["x.csv", "x.parquet"])
+@pytest.mark.parametrize("name", ["x.csv", "x.tsv", "x.parquet"])
 def test_round_trip(tmp_path, name):
     assert write_corpus(DOCS, tmp_path / name) == 3
     assert _view(read_corpus(tmp_path / name)) == _view(DOCS)
@@ -112,3 +112,9 @@ def test_parquet_empty_string_is_a_value_csv_empty_field_is_not(tmp_path):
     assert [d.metadata for d in read_corpus(tmp_path / "x.parquet")] == [{"ward": ""}, {}]
     (tmp_path / "x.csv").write_text("text,ward\na,\n", encoding="utf-8")
     assert [d.metadata for d in read_corpus(tmp_path / "x.csv")] == [{}]
+
+
+def test_tsv_output_is_tab_separated(tmp_path):
+    write_corpus(DOCS, tmp_path / "x.tsv")
+    header = (tmp_path / "x.tsv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == "id\tpatient\ttext\tspans\tmeta"

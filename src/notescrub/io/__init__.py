@@ -169,6 +169,8 @@ def write_corpus(
         return _write_dir(f, docs, out, layer, overwrite)
     if out.is_dir():
         raise InputFormatError(f"format {f.name} writes one file, but the output is a directory", path=out)
+    if f.name == "csv" and out.suffix.lower() == ".tsv":
+        options.setdefault("delimiter", "\t")  # the temporary file's name does not end in .tsv
     with atomic_file(out) as tmp:
         return f.write_stream(docs, tmp, layer=layer, **options)
 

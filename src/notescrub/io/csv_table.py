@@ -72,13 +72,14 @@ def read(path: Path, *, encoding: str = "utf-8", on_error: Callable[[NotescrubEr
         raise InputFormatError("empty file (a header but no rows)", path=path)
 
 
-def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold", shape: TableShape | None = None) -> int:
+def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold", shape: TableShape | None = None,
+                 delimiter: str = ",") -> int:
     """Write ``id, patient, text, spans, meta`` rows, or the columns of ``shape`` (the input's,
-    for ``deid``); UTF-8, RFC 4180 quoting."""
+    for ``deid``); UTF-8, RFC 4180 quoting; ``delimiter`` ``"\\t"`` for TSV."""
     names = list(COLUMNS) if shape is None else shape.names
     n = 0
     with open(file, "w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh)
+        w = csv.writer(fh, delimiter=delimiter)
         w.writerow(names)
         for doc in docs:
             row = doc_to_row(doc, layer) if shape is None else shape.row(doc, layer)

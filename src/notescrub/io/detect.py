@@ -142,9 +142,10 @@ def detect_format(path: str | Path) -> str:
 
 
 def output_format(path: str | Path) -> str:
-    """Format implied by an output name (``.jsonl``, ``.csv``, ``.parquet``, ``.xml`` = i2b2-2006)."""
+    """Format implied by an output name (``.jsonl``, ``.csv``/``.tsv``, ``.parquet``, ``.xml`` = i2b2-2006)."""
     suffix = Path(path).suffix.lower()
-    table = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet", ".xml": "i2b2-2006"}
+    table = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "csv", ".parquet": "parquet",
+             ".xml": "i2b2-2006"}
     if suffix not in table:
         raise UnknownFormatError("cannot tell the output format from its name; pass --to FORMAT", path=path)
     return table[suffix]
