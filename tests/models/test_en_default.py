@@ -188,3 +188,12 @@ def test_scores_fractions_and_rates_are_not_dates(text, surface, kept):
 ])
 def test_language_names_are_not_people_or_places(text, surface, label, kept):
     assert bool(_kept(_model_rules("drop-language-name"), text, surface, label)) is kept
+
+
+@pytest.mark.parametrize("text, surface, kept", [
+    ("call pager x4417 with results", "x4417", ["4417"]),
+    ("page p41187 overnight", "p41187", ["41187"]),
+    ("Tel 617-555-0142 ext. 22", "617-555-0142", ["617-555-0142"]),
+])
+def test_extension_letters_are_outside_the_number(text, surface, kept):
+    assert _kept(_model_rules("strip-phone-extension-letter"), text, surface, "PHONE") == kept
