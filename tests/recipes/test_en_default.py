@@ -84,3 +84,14 @@ def test_train_cli_en_default_with_added_notes(tmp_path):
     pipe = load_with_preset(str(out), "max-recall")
     doc = pipe(Document("t", "Seen by Dr. Hallworth1 on 3/18/2024."))
     assert any(s.phi == "DATE" for s in doc.layer("phi"))
+
+
+def test_recipe_post_rules_are_the_shipped_models():
+    """`train --recipe en-default` must build the post-processing the shipped model runs."""
+    from importlib import resources
+
+    from notescrub.recipes.en_default import POST_RULES
+
+    shipped = json.loads(resources.files("notescrub.models").joinpath("en-default", "model.json").read_text("utf-8"))
+    post = next(c for c in shipped["components"] if c["name"] == "post")
+    assert post["options"]["rules"] == POST_RULES
