@@ -35,3 +35,25 @@ def test_non_english_text_is_processed_with_a_warning(caplog):
     assert doc.layer("phi")
     assert doc_ref("es1") in caplog.text and "does not look like English" in caplog.text
     assert "Paciente" not in caplog.text  # never the note text
+
+
+class _Fixed(Detector):
+    def __init__(self, name, spans):
+        self.name = name
+        self._spans = spans
+
+    def detect(self, doc):
+        return list(self._spans)
+
+
+def test_cover_resolution_trims_remainders_against_the_text():
+    from notescrub.detect.resolve import Cover
+
+    # 'Ann Lee' (longest) wins; the losers' parts outside it are ', MD' (trimmed to 'MD') and
+    # ', ' (no letter or digit: dropped, not redacted as a DOCTOR)
+    text = "Dr. Ann Lee, MD saw him"
+    win = Span(4, 11, "DOCTOR", 0.9, "a")
+    tail = Span(9, 15, "DOCTOR", 0.5, "b")
+    comma = Span(9, 13, "DOCTOR", 0.4, "c")
+    doc = Pipeline([_Fixed("a", [win]), _Fixed("b", [tail]), _Fixed("c", [comma])], resolver=Cover())(Document("d", text))
+    assert [text[s.start:s.end] for s in doc.layer("phi")] == ["Ann Lee", "MD"]

@@ -128,7 +128,11 @@ class Pipeline:
             spans.extend(doc.layer(d.name))
         if self.keep_labels is not None:
             spans = [s for s in spans if s.label in self.keep_labels or (s.phi or "") in self.keep_labels]
-        doc.add_layer(self.output_layer, self.resolver(spans))
+        resolver = self.resolver
+        for_text = getattr(resolver, "for_text", None)  # Cover trims its remainders against the text
+        if for_text is not None:
+            resolver = for_text(doc.text)
+        doc.add_layer(self.output_layer, resolver(spans))
         return doc
 
     def __call__(self, doc: Document) -> Document:
