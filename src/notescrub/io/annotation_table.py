@@ -106,20 +106,7 @@ class AnnotationTable:
         return row
 
     def _parquet(self, records: Iterable[dict[str, Any]], file: Path) -> int:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+        from notescrub.io.parquet_table import write_row_groups
 
-        schema = self.arrow_schema()
         ints = self._int_ids()
-        n = 0
-        rows: list[dict[str, Any]] = []
-        with pq.ParquetWriter(file, schema) as writer:
-            for rec in records:
-                rows.append(self._row(rec, ints))
-                n += 1
-                if len(rows) >= _BATCH:
-                    writer.write_table(pa.Table.from_pylist(rows, schema=schema))
-                    rows = []
-            if rows or n == 0:
-                writer.write_table(pa.Table.from_pylist(rows, schema=schema))
-        return n
+        return write_row_groups((self._row(rec, ints) for rec in records), file, self.arrow_schema(), _BATCH)

@@ -24,7 +24,7 @@ from notescrub.io.table_rows import Columns, doc_to_row, row_to_doc
 from notescrub.io.table_shape import TableShape
 from notescrub.types import Document
 
-__all__ = ["read", "write_stream"]
+__all__ = ["read", "write_row_groups", "write_stream"]
 
 _BATCH = 256
 
@@ -79,19 +79,26 @@ def write_stream(docs: Iterable[Document], file: Path, *, layer: str = "gold", b
                  shape: TableShape | None = None) -> int:
     """Write the documents in row groups of ``batch_size`` rows: as ``id, patient, text, spans,
     meta``, or in the columns and Arrow types of ``shape`` (the input's, for ``deid``)."""
+    schema = _schema() if shape is None else shape.arrow_schema()
+    rows = (doc_to_row(doc, layer, nested=True) if shape is None else shape.row(doc, layer, nested=True) for doc in docs)
+    return write_row_groups(rows, file, schema, batch_size)
+
+
+def write_row_groups(rows: Iterable[dict[str, Any]], file: Path, schema: Any, batch_size: int = _BATCH) -> int:
+    """Write dict ``rows`` of Arrow ``schema`` to ``file`` in row groups of ``batch_size`` rows,
+    streaming (an input with no row still writes a file with the schema); return the row count."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = _schema() if shape is None else shape.arrow_schema()
     n = 0
-    rows: list[dict[str, Any]] = []
+    batch: list[dict[str, Any]] = []
     with pq.ParquetWriter(file, schema) as writer:
-        for doc in docs:
-            rows.append(doc_to_row(doc, layer, nested=True) if shape is None else shape.row(doc, layer, nested=True))
+        for row in rows:
+            batch.append(row)
             n += 1
-            if len(rows) >= batch_size:
-                writer.write_table(pa.Table.from_pylist(rows, schema=schema))
-                rows = []
-        if rows or n == 0:
-            writer.write_table(pa.Table.from_pylist(rows, schema=schema))
+            if len(batch) >= batch_size:
+                writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+                batch = []
+        if batch or n == 0:
+            writer.write_table(pa.Table.from_pylist(batch, schema=schema))
     return n
