@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from risk_collect import Note, collect
 
+from notescrub.assemble import build
 from notescrub.io import read_corpus
-from notescrub.recipes.loader import load_with_preset
 from notescrub.risk import FEATURES, Calibration, fit_logistic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +70,7 @@ def cached(work: Path, key: str, make: Any) -> list[Note]:
 
 def run_model(work: Path, model: str, label: str, group: str, golds: list, bias: float | None = None) -> list[Note]:
     def make() -> list[Note]:
-        pipe = load_with_preset(model, None)
+        pipe = build(model, None)
         if bias is not None:
             for det in pipe.detectors:
                 if hasattr(det, "bias"):

@@ -15,9 +15,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from notescrub.assemble import build
 from notescrub.evaluate import evaluate
 from notescrub.io import read_corpus
-from notescrub.recipes.loader import load_with_preset
 from notescrub.taxonomy import canonical, category_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,7 +37,7 @@ for preset in ("precision", "balanced", "high-recall", "max-recall"):
             shutil.copytree(Path(crfdir) / "crf", d / "crf")
         for f in ("model.json", "post.toml"):
             shutil.copy(SHIP / f, d / f)
-        m = load_with_preset(str(d), preset)
+        m = build(str(d), preset)
         docs = [g for g in allg if g.patient_id in pats]
         for p in m.pipe([g.copy(layers=False) for g in docs]):
             q = p.copy(layers=False)

@@ -18,13 +18,15 @@ import json
 import sys
 from pathlib import Path
 
+from notescrub.assemble import build
 from notescrub.io import read_corpus
-from notescrub.recipes.loader import load_with_preset
 from notescrub.registry import model_dir, read_model_meta
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 CORPORA = {"en-dev": SHARED / "en-dev" / "en-dev.jsonl", "meddocan-dev": SHARED / "meddocan" / "dev" / "brat"}
 MODELS = {"en-default": "en-dev", "rules-en": "en-dev", "es-meddocan": "meddocan-dev"}
+#: run-time knobs (model, preset, --recall-bias, --threshold) recorded on top of every preset
+KNOBS = [("en-default", "balanced", 1.5, None), ("en-default", None, None, 0.6), ("es-meddocan", None, -0.5, 0.4)]
 
 
 def _numbers(meta: dict) -> dict:
@@ -38,8 +40,9 @@ def _numbers(meta: dict) -> dict:
     return out
 
 
-def outputs(model: str, preset: str | None, docs: list) -> list:
-    pipe = load_with_preset(model, preset)
+def outputs(model: str, preset: str | None, docs: list, recall_bias: float | None = None,
+            threshold: float | None = None) -> list:
+    pipe = build(model, preset, recall_bias=recall_bias, threshold=threshold)
     rows = []
     for d in pipe.pipe([x.copy(layers=False) for x in docs]):
         spans = [[s.start, s.end, s.label, s.source, round(float(s.score), 6)] for s in d.layer("phi")]
@@ -59,6 +62,12 @@ def record() -> dict:
         for preset in presets:
             out[f"{model}/{preset or '-'}/{corpus}"] = outputs(model, preset, corpora[corpus])
             print(f"recorded {model} / {preset or '-'} on {corpus}", file=sys.stderr, flush=True)
+    for model, preset, bias, threshold in KNOBS:
+        corpus = MODELS[model]
+        if corpus in corpora:
+            key = f"{model}/{preset or '-'}/recall-bias={bias}/threshold={threshold}/{corpus}"
+            out[key] = outputs(model, preset, corpora[corpus], bias, threshold)
+            print(f"recorded {key}", file=sys.stderr, flush=True)
     return out
 
 

@@ -36,9 +36,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from notescrub.assemble import build
 from notescrub.evaluate import evaluate
 from notescrub.io import read_corpus
-from notescrub.recipes.loader import load_with_preset
 from notescrub.taxonomy import canonical
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,7 +63,7 @@ def writer_docs(extra: list[Path] | None = None) -> dict[str, list]:
 
 def predict(model: str, preset: str, golds: list) -> list:
     """Predicted copies of ``golds`` (predictions in layer ``gold``, as the scorer wants)."""
-    pipe = load_with_preset(model, preset)
+    pipe = build(model, preset)
     preds = []
     for p in pipe.pipe([g.copy(layers=False) for g in golds]):
         q = p.copy(layers=False)
@@ -160,7 +160,7 @@ def sweep(folds: list[list[str]], dirs: dict[str, Path], by_writer: dict[str, li
     for bias in biases:
         golds, preds = [], []
         for f in folds:
-            pipe = load_with_preset(str(dirs[",".join(f)]), "high-recall")
+            pipe = build(str(dirs[",".join(f)]), "high-recall")
             for det in getattr(pipe, "detectors", []):
                 if hasattr(det, "bias"):
                     det.bias = bias

@@ -18,7 +18,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from notescrub.recipes.loader import load_with_preset
+from notescrub.assemble import build
 from notescrub.review.importer import prepare_review, preview_key
 from notescrub.review.server import ReviewApp, ReviewConfig, make_server
 from notescrub.review.store import ReviewStore
@@ -65,7 +65,7 @@ def main() -> None:
     notes += [{"id": f"note-{i}", "patient": f"P{i + 2}", "text": t} for i, t in enumerate(OTHERS)]
     corpus.write_text("".join(json.dumps(n) + "\n" for n in notes))
     store = ReviewStore(tmp / "review.sqlite")
-    prepare_review(store, corpus, None, lambda: load_with_preset(args.model, None), args.model)
+    prepare_review(store, corpus, None, lambda: build(args.model, None), args.model)
     _edits(store, 1)
     app = ReviewApp(store, preview_key(store), ReviewConfig(port=0, reviewer="alice"))
     server = make_server(app)

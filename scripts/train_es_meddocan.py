@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.cli.main import main as cli
+from notescrub.config import ComponentSpec
 from notescrub.detect.crf import CRFTagger
 from notescrub.io import read_corpus, write_corpus
+from notescrub.modeldir import HybridModel
 from notescrub.recipes import carafe
-from notescrub.recipes.loader import ComponentSpec, HybridModel
 from notescrub.types import Document
 
 ROOT = Path(__file__).resolve().parents[1]

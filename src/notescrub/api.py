@@ -40,13 +40,13 @@ def get_pipeline(model: str | Path = "en-default", preset: str | None = None) ->
     >>> get_pipeline("rules-en") is get_pipeline("rules-en")
     True
     """
-    from notescrub.recipes.loader import load_with_preset
+    from notescrub.assemble import build
 
     cache_key = (str(model), preset)
     with _LOCK:
         pipe = _PIPELINES.get(cache_key)
         if pipe is None:
-            pipe = _PIPELINES[cache_key] = load_with_preset(str(model), preset)
+            pipe = _PIPELINES[cache_key] = build(str(model), preset)
     return pipe
 
 

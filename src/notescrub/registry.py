@@ -1,14 +1,24 @@
-"""Model registry: names of packaged models and loaders for model directories.
+"""The one registry: every named, versioned building block a model file can refer to.
 
-A model directory holds ``model.json`` with at least ``{"kind": KIND, "notescrub_version": ...}``;
-``KIND`` selects the loader below. Packaged models live in ``notescrub/models/<name>/``
-and are selected by name (``--model es-meddocan``); anything else is a path.
+Three sections, one table (:data:`REGISTRY`), each entry under a versioned name
+``notescrub.<section>.<kind>.v<N>``:
 
-Loaders are registered explicitly here (lazy import paths, so importing the
-registry stays cheap).
+* ``model`` — model-directory kinds (``model.json``'s ``kind``) and the loader of each;
+* ``component`` — component kinds of a hybrid model (``components[].kind``): the factory
+  that builds the detector, the options it accepts, the model kinds its trained ``dir``
+  may hold, and the decoding knobs (``bias``, ``threshold``) set at build time;
+* ``resolver`` — overlap-resolution policies (``resolver.name``) and their options.
+
+Factories are ``"module:function"`` strings imported on first use, so importing the
+registry stays cheap. Packaged models live in ``notescrub/models/<name>/`` and are selected
+by name (``--model es-meddocan``); anything else is a path.
 
 >>> sorted(KIND_LOADERS)[:2]
 ['crf', 'crfd']
+>>> component("stacked").name, sorted(component("stacked").knobs)
+('notescrub.component.stacked.v1', ['bias', 'threshold'])
+>>> lookup("notescrub.resolver.cover.v1").options
+frozenset({'base'})
 """
 
 from __future__ import annotations
@@ -16,25 +26,134 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from notescrub.errors import ModelError
 
-__all__ = ["DEFAULT_MODEL", "KIND_LOADERS", "load_model", "model_dir", "packaged_models", "read_model_meta"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "KIND_LOADERS",
+    "REGISTRY",
+    "Registered",
+    "component",
+    "kinds",
+    "load_model",
+    "lookup",
+    "model_dir",
+    "packaged_models",
+    "read_model_meta",
+    "resolve_target",
+]
 
 DEFAULT_MODEL = "en-default"
 
-#: kind -> "module:function" taking the model directory and returning a Pipeline
-KIND_LOADERS: dict[str, str] = {
-    "crf": "notescrub.detect.crf:load_pipeline",
-    "crfd": "notescrub.detect.crfd:load_pipeline",
-    "svm": "notescrub.detect.svm:load_pipeline",
-    "hybrid": "notescrub.recipes.loader:load_pipeline",
-    "lingpipe": "notescrub.detect.lingpipe:load_pipeline",
-    "rules": "notescrub.detect.rules:load_pipeline",
-}
+
+@dataclass(frozen=True)
+class Registered:
+    """One registry entry.
+
+    ``target`` is ``"module:function"``; ``options`` the option keys the entry accepts
+    (components and resolvers); ``submodels`` the model kinds a trained component's ``dir``
+    may hold (empty: the component is built from options alone); ``knobs`` the decoding
+    knobs a component takes at build time (``--recall-bias`` sets ``bias``).
+    """
+
+    section: str
+    kind: str
+    version: int
+    target: str
+    options: frozenset[str] = frozenset()
+    submodels: tuple[str, ...] = ()
+    knobs: frozenset[str] = frozenset()
+
+    @property
+    def name(self) -> str:
+        return f"notescrub.{self.section}.{self.kind}.v{self.version}"
+
+    @property
+    def trained(self) -> bool:
+        return bool(self.submodels)
+
+
+_DETECTOR = frozenset({"enabled", "types", "relabel"})  # every detector component takes these
+_KNOBS = frozenset({"bias", "threshold"})
+
+
+def _entries() -> list[Registered]:
+    m = [Registered("model", kind, 1, target) for kind, target in (
+        ("crf", "notescrub.detect.crf:load_pipeline"),
+        ("crfd", "notescrub.detect.crfd:load_pipeline"),
+        ("svm", "notescrub.detect.svm:load_pipeline"),
+        ("hybrid", "notescrub.assemble:load_pipeline"),
+        ("lingpipe", "notescrub.detect.lingpipe:load_pipeline"),
+        ("rules", "notescrub.detect.rules:load_pipeline"),
+    )]
+    c = [
+        Registered("component", "rules", 1, "notescrub.assemble:build_rules",
+                   _DETECTOR | {"lang", "files", "labels", "propagate"}),
+        Registered("component", "dictionary", 1, "notescrub.assemble:build_dictionary",
+                   _DETECTOR | {"kinds", "mode", "lang"}),
+        Registered("component", "crf", 1, "notescrub.assemble:build_trained", _DETECTOR | _KNOBS,
+                   ("crf", "crfd"), _KNOBS),
+        Registered("component", "svm", 1, "notescrub.assemble:build_trained", _DETECTOR, ("svm",)),
+        Registered("component", "lingpipe", 1, "notescrub.assemble:build_trained", _DETECTOR, ("lingpipe",)),
+        Registered("component", "two_pass", 1, "notescrub.assemble:build_two_pass",
+                   _DETECTOR | {"sources", "min_score", "harvest_types", "min_chars", "max_zipf", "split_names",
+                                "derived_forms", "lang"}),
+        Registered("component", "postprocess", 1, "notescrub.assemble:build_postprocessor",
+                   frozenset({"enabled", "targets", "files", "rules"})),
+        Registered("component", "stacked", 1, "notescrub.assemble:build_stacked", _DETECTOR | _KNOBS | {"feeders"},
+                   ("crf",), _KNOBS),
+        Registered("component", "ner", 1, "notescrub.assemble:build_ner", _DETECTOR | {"labels", "cues"}),
+    ]
+    r = [
+        Registered("resolver", "longest", 1, "notescrub.detect.resolve:longest"),
+        Registered("resolver", "highest_score", 1, "notescrub.detect.resolve:highest_score"),
+        Registered("resolver", "union", 1, "notescrub.detect.resolve:union"),
+        Registered("resolver", "vote", 1, "notescrub.detect.vote:Vote", frozenset({"min_votes", "extent"})),
+        Registered("resolver", "priority", 1, "notescrub.detect.resolve:Priority", frozenset({"order"})),
+        Registered("resolver", "cover", 1, "notescrub.detect.resolve:Cover", frozenset({"base"})),
+    ]
+    return m + c + r
+
+
+#: versioned name -> entry
+REGISTRY: dict[str, Registered] = {e.name: e for e in _entries()}
+_BY_KIND: dict[tuple[str, str], Registered] = {(e.section, e.kind): e for e in REGISTRY.values()}
+
+
+def lookup(name: str) -> Registered:
+    """The entry registered under a versioned name (``notescrub.component.crf.v1``)."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ModelError(f"nothing is registered as {name!r}") from None
+
+
+def kinds(section: str) -> list[str]:
+    """The kinds of one section, in registration order (``kinds("resolver")``)."""
+    return [e.kind for e in REGISTRY.values() if e.section == section]
+
+
+def component(kind: str) -> Registered:
+    """The registered component kind written ``kind`` in ``model.json`` (current version)."""
+    entry = _BY_KIND.get(("component", kind))
+    if entry is None:
+        raise ModelError(f"unknown component kind {kind!r}; known: {', '.join(kinds('component'))}")
+    return entry
+
+
+def resolve_target(target: str) -> Any:
+    """Import ``"module:attribute"`` and return the attribute."""
+    mod, attr = target.split(":")
+    return getattr(importlib.import_module(mod), attr)
+
+
+#: model kind -> "module:function" taking the model directory and returning a Pipeline
+KIND_LOADERS: dict[str, str] = {e.kind: e.target for e in REGISTRY.values() if e.section == "model"}
 
 
 def packaged_models() -> list[str]:
@@ -76,14 +195,13 @@ def load_model(name_or_path: str | Path | None = None, preset: str | None = None
     ``high-recall``, ``max-recall``...); ``None`` is the model's default.
     """
     if preset is not None:
-        from notescrub.recipes.loader import load_with_preset
+        from notescrub.assemble import build
 
-        return load_with_preset(name_or_path or DEFAULT_MODEL, preset)
+        return build(name_or_path, preset)
     directory = model_dir(name_or_path or DEFAULT_MODEL)
     meta = read_model_meta(directory)
     target = KIND_LOADERS.get(meta["kind"])
     if target is None:
         raise ModelError(f"unknown model kind {meta['kind']!r}; known: {', '.join(KIND_LOADERS)}", path=directory)
-    mod, func = target.split(":")
-    loader: Callable[[Path], Any] = getattr(importlib.import_module(mod), func)
+    loader: Callable[[Path], Any] = resolve_target(target)
     return loader(directory)

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from notescrub.assemble import build
 from notescrub.cli.main import main
-from notescrub.recipes.loader import load_with_preset
 from notescrub.replace.keys import SurrogateKey
 from notescrub.review.importer import prepare_review
 from notescrub.review.store import ReviewStore
@@ -20,7 +20,7 @@ def db(tmp_path):
     corpus = tmp_path / "notes.jsonl"
     corpus.write_text(json.dumps(NOTE) + "\n" + json.dumps({**NOTE, "id": "n2"}) + "\n")
     store = ReviewStore(tmp_path / "review.sqlite")
-    prepare_review(store, corpus, None, lambda: load_with_preset("rules-en", None), "rules-en")
+    prepare_review(store, corpus, None, lambda: build("rules-en", None), "rules-en")
     store.edit(1, 0, "alice", "reviewed", {})
     return tmp_path / "review.sqlite"
 

@@ -266,9 +266,9 @@ def test_user_rule_file_with_a_quadratic_pattern_gets_a_warning(tmp_path, caplog
 
 
 def test_hybrid_model_feeders_share_one_negative_cue_object():
-    from notescrub.recipes.loader import load_with_preset
+    from notescrub.assemble import build
 
-    pipe = load_with_preset("en-default", None)
+    pipe = build("en-default", None)
     stacked = next(c.inner for c in pipe.detectors if hasattr(c.inner, "feeders"))
     cues = [f.negative_cues for f in stacked.feeders if hasattr(f, "negative_cues")]
     assert len(cues) == 2 and cues[0] is cues[1] and cues[0].rules

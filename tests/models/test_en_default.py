@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from notescrub.recipes.loader import load_with_preset
+from notescrub.assemble import build
 from notescrub.registry import DEFAULT_MODEL, load_model, model_dir, packaged_models
 from notescrub.types import Document
 
@@ -46,7 +46,7 @@ def test_leaves_eponyms_and_lab_values_alone(annotated):
 def test_presets_trade_precision_for_recall():
     counts = []
     for preset in ("precision", "balanced", "high-recall", "max-recall"):
-        doc = load_with_preset(None, preset)(Document("n1", NOTE, patient_id="P1"))
+        doc = build(None, preset)(Document("n1", NOTE, patient_id="P1"))
         counts.append(sum(s.length for s in doc.layer("phi")))
     assert counts == sorted(counts)
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from notescrub.recipes.loader import HybridModel
+from notescrub.modeldir import HybridModel
 from notescrub.registry import load_model, model_dir, packaged_models
 from notescrub.types import Document
 
@@ -16,7 +16,7 @@ def test_es_meddocan_is_packaged_small_and_a_crf_with_a_spanish_second_pass():
     assert size < 25 * 1024 * 1024
     pipe = load_model("es-meddocan")
     assert [d.name for d in pipe.detectors] == ["crf", "two_pass"]
-    assert pipe.detectors[1].lang == "es" and pipe.detectors[1].sources == ["crf"]
+    assert pipe.detectors[1].inner.lang == "es" and pipe.detectors[1].inner.sources == ["crf"]
 
 
 def test_second_pass_tags_a_repeat_the_crf_left_in_the_same_document():

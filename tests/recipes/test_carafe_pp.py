@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from notescrub.assemble import load_pipeline
 from notescrub.detect.rules import RulesDetector, packaged_rule_files
 from notescrub.errors import ConfigError, ModelError
 from notescrub.recipes import get_recipe
 from notescrub.recipes.carafe_pp import PP_RULES, CarafePP, post_process
-from notescrub.recipes.loader import load_pipeline
 from notescrub.types import Document, Span
 
 _spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf_synth.py")

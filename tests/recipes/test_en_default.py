@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from notescrub.assemble import build
 from notescrub.cli.main import main
 from notescrub.errors import ConfigError
 from notescrub.recipes import get_recipe
 from notescrub.recipes.en_default import EnDefaultTrainer
-from notescrub.recipes.loader import load_with_preset
 from notescrub.types import Document, Span
 
 WRITER_NOTE = ('Seen by Dr. <PHI TYPE="DOCTOR">Hallworth</PHI> on <PHI TYPE="DATE">3/18/2024</PHI> at '
@@ -81,7 +81,7 @@ def test_train_cli_en_default_with_added_notes(tmp_path):
     assert meta["training"]["documents"] == 2 + 4 + 2 + 3
     crf = json.loads((out / "crf" / "model.json").read_text())
     assert "VEHICLE" in crf["labels"]  # the label only the added notes carry was learned
-    pipe = load_with_preset(str(out), "max-recall")
+    pipe = build(str(out), "max-recall")
     doc = pipe(Document("t", "Seen by Dr. Hallworth1 on 3/18/2024."))
     assert any(s.phi == "DATE" for s in doc.layer("phi"))
 

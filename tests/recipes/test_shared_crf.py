@@ -8,9 +8,10 @@ import random
 import numpy as np
 import pytest
 
+from notescrub.config import ComponentSpec
 from notescrub.detect.crf import CRFTagger
+from notescrub.modeldir import HybridModel
 from notescrub.recipes import shared_crf
-from notescrub.recipes.loader import ComponentSpec, HybridModel
 from notescrub.recipes.manchester import featurizer
 from notescrub.recipes.shared_crf import (
     MemberScorer,

@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
+from notescrub.assemble import build
 from notescrub.errors import ConfigError
-from notescrub.recipes.loader import load_with_preset
 from notescrub.review.edits import EditError
 from notescrub.review.importer import prepare_review, preview_key
 from notescrub.review.store import EditConflict, NoteInput, ReviewStore
@@ -108,7 +108,7 @@ def test_prepare_review_imports_once_and_refuses_another_corpus(tmp_path):
 
     def load():
         loads.append(1)
-        return load_with_preset("rules-en", None)
+        return build("rules-en", None)
 
     assert prepare_review(store, corpus, None, load, "rules-en") == 4
     key = preview_key(store)

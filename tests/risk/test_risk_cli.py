@@ -43,7 +43,8 @@ def test_annotate_writes_risk_and_suspects_on_the_input_text(corpus, tmp_path):
 
 
 def test_annotate_without_a_calibration_warns_and_leaves_the_fields_out(corpus, tmp_path, caplog):
-    from notescrub.recipes.loader import ComponentSpec, HybridModel
+    from notescrub.config import ComponentSpec
+    from notescrub.modeldir import HybridModel
 
     model = HybridModel([ComponentSpec("rules", "rules", options={"types": ["PHONE"]})]).save(tmp_path / "m")
     out = tmp_path / "spans.jsonl"

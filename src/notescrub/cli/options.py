@@ -21,7 +21,7 @@ from typing import Any
 
 from notescrub.errors import ConfigError
 
-__all__ = ["add_model_options", "apply_recall_bias", "load_model_from_args", "packaged_presets", "preset_help"]
+__all__ = ["add_model_options", "load_model_from_args", "packaged_presets", "preset_help"]
 
 
 def packaged_presets() -> dict[str, tuple[list[str], str | None]]:
@@ -74,27 +74,12 @@ def add_model_options(p: argparse.ArgumentParser, *, model_help: str | None = No
     p.add_argument("--bias", action=_RetiredBias, metavar="B", help=argparse.SUPPRESS)
 
 
-def apply_recall_bias(pipeline: Any, recall_bias: float | None, model: str | None) -> None:
-    """Set every CRF detector's O-label bias to ``-recall_bias`` (no-op for ``None``)."""
-    if recall_bias is None:
-        return
-    tuned = 0
-    for det in getattr(pipeline, "detectors", []):
-        if hasattr(det, "bias"):
-            det.bias = -float(recall_bias)
-            tuned += 1
-    if not tuned:
-        raise ConfigError(f"--recall-bias: model {model or 'en-default'} has no CRF detector to bias "
-                          "(rules and dictionaries have no recall knob)")
-
-
 def load_model_from_args(args: argparse.Namespace) -> Any:
-    """The pipeline named by ``--model`` at ``--preset`` with ``--recall-bias`` applied."""
-    from notescrub.recipes.loader import load_with_preset
+    """The pipeline named by ``--model`` at ``--preset``, built with ``--recall-bias`` and ``--threshold``."""
+    from notescrub.assemble import build
 
-    pipeline = load_with_preset(args.model, getattr(args, "preset", None))
-    apply_recall_bias(pipeline, getattr(args, "recall_bias", None), args.model)
-    return pipeline
+    return build(args.model, getattr(args, "preset", None), recall_bias=getattr(args, "recall_bias", None),
+                 threshold=getattr(args, "threshold", None))
 
 
 def add_batch_options(p: argparse.ArgumentParser) -> None:

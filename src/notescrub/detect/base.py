@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from notescrub.docref import doc_ref
 from notescrub.types import Document, Span
 
-__all__ = ["Detector", "Trainable", "check_spans"]
+__all__ = ["Detector", "Trainable", "check_spans", "inner_detector"]
 
 
 class Detector(ABC):
@@ -44,6 +44,17 @@ class Trainable(Protocol):
     """A detector that learns from documents carrying a gold layer."""
 
     def fit(self, docs: list[Document], layer: str = "gold") -> Trainable: ...
+
+
+def inner_detector(det: Any) -> Any:
+    """The detector a wrapper holds (a hybrid model's component keeps it in ``inner``), or ``det``.
+
+    >>> class Wrapper:
+    ...     inner = "the CRF"
+    >>> inner_detector(Wrapper()), inner_detector("plain")
+    ('the CRF', 'plain')
+    """
+    return getattr(det, "inner", det)
 
 
 def check_spans(spans: object, doc: Document, who: str) -> list[Span]:

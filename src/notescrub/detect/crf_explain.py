@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from notescrub.detect.base import inner_detector
 from notescrub.types import Document, Span
 
 __all__ = ["explainable", "explainer", "mask", "top_features"]
@@ -55,12 +56,12 @@ def top_features(tagger: Any, attrs: list[str], tag: str, k: int = 5) -> list[li
 
 def explainable(pipeline: Any) -> list[str]:
     """Names of the detectors of ``pipeline`` whose spans can be explained (CRFs)."""
-    return [d.name for d in pipeline.detectors if hasattr(d, "final_attributes")]
+    return [d.name for d in pipeline.detectors if hasattr(inner_detector(d), "final_attributes")]
 
 
 def explainer(pipeline: Any, k: int = 5) -> Callable[[Document, Span], list[list[Any]]]:
     """A function ``(doc, span) -> features`` for the CRF detectors of ``pipeline``."""
-    crfs = {d.name: d for d in pipeline.detectors if hasattr(d, "final_attributes")}
+    crfs = {d.name: inner_detector(d) for d in pipeline.detectors if hasattr(inner_detector(d), "final_attributes")}
     cache: dict[str, Any] = {}
 
     def explain(doc: Document, span: Span) -> list[list[Any]]:

@@ -97,7 +97,8 @@ class CarafePP(Params, Detector):
 
     def save(self, directory: str | Path, *, overwrite: bool = False, extra: dict[str, Any] | None = None) -> Path:
         """Write a ``hybrid`` model directory: the CRF in ``crf/``, the rules by packaged name, ``union``."""
-        from notescrub.recipes.loader import ComponentSpec, HybridModel
+        from notescrub.config import ComponentSpec
+        from notescrub.modeldir import HybridModel
 
         crf = self._fitted()
         model = HybridModel(

@@ -191,7 +191,8 @@ class EnDefaultTrainer:
 
     def save(self, directory: str | Path, *, overwrite: bool = False, extra: dict[str, Any] | None = None) -> Path:
         """Write the hybrid model directory atomically (as the packaged en-default is laid out)."""
-        from notescrub.recipes.loader import ComponentSpec, HybridModel
+        from notescrub.config import ComponentSpec
+        from notescrub.modeldir import HybridModel
 
         comps = [
             ComponentSpec("rules", "rules", options={"enabled": False}),

@@ -66,11 +66,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from notescrub.config import ComponentSpec
 from notescrub.detect.base import Detector
 from notescrub.errors import ConfigError, ModelError
 from notescrub.estimator import Params
 from notescrub.features import Featurizer
-from notescrub.recipes.loader import ComponentSpec, HybridModel
+from notescrub.modeldir import HybridModel
 from notescrub.types import Document, Span
 
 __all__ = [
@@ -553,7 +554,7 @@ class ManchesterRecipe(Params, Detector):
         return list(self.pipeline()(doc.copy(layers=False)).layer("phi"))
 
     def save(self, directory: str | Path, *, overwrite: bool = False, extra: dict[str, Any] | None = None) -> Path:
-        """Write the hybrid model directory atomically (see :mod:`notescrub.recipes.loader`)."""
+        """Write the hybrid model directory atomically (see :mod:`notescrub.modeldir`)."""
         return self._fitted().save(directory, overwrite=overwrite, extra=extra)
 
 

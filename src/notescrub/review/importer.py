@@ -6,13 +6,13 @@ is one transaction, so an interrupted import leaves an empty database behind. It
 also makes the review's preview key (:mod:`notescrub.review.preview`) once.
 
 >>> import tempfile, pathlib
->>> from notescrub.recipes.loader import load_with_preset
+>>> from notescrub.assemble import build
 >>> tmp = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (tmp / "notes.jsonl").write_text('{"id": "n1", "text": "Call 555-123-4567 today."}\\n')
 >>> store = ReviewStore(tmp / "review.sqlite")
->>> prepare_review(store, tmp / "notes.jsonl", None, lambda: load_with_preset("rules-en", None), "rules-en")
+>>> prepare_review(store, tmp / "notes.jsonl", None, lambda: build("rules-en", None), "rules-en")
 1
->>> prepare_review(store, tmp / "notes.jsonl", None, lambda: load_with_preset("rules-en", None), "rules-en")
+>>> prepare_review(store, tmp / "notes.jsonl", None, lambda: build("rules-en", None), "rules-en")
 0
 >>> [s["type"] for s in store.note(1)["spans"]]
 ['PHONE']

@@ -124,12 +124,8 @@ def _task(command: str, ns: argparse.Namespace, keys: tuple[SurrogateKey | None,
         from notescrub.cli.commands import annotate
         from notescrub.cli.options import load_model_from_args
 
-        def load() -> Any:
-            pipeline = load_model_from_args(ns)
-            annotate.configure(pipeline, ns.threshold)
-            return pipeline
-
-        model = _remember(_MODELS, ("annotate", ns.model, ns.preset, ns.recall_bias, ns.threshold), load)
+        model = _remember(_MODELS, ("annotate", ns.model, ns.preset, ns.recall_bias, ns.threshold),
+                          lambda: load_model_from_args(ns))
         # the Spark output schema has no risk columns: do not compute risk and suspects for nothing
         return dataclasses.replace(annotate.build_task(ns, pipeline=model), risk=None)
 

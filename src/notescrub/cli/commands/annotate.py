@@ -111,24 +111,12 @@ def risk_scorer(args: argparse.Namespace, pipeline: Any, required: bool) -> Any:
         return None
 
 
-def _crf_detectors(pipeline: Any) -> list[Any]:
-    return [d for d in pipeline.detectors if hasattr(d, "bias") and hasattr(d, "threshold")]
-
-
-def configure(pipeline: Any, threshold: float | None) -> None:
-    """Apply ``--threshold`` to every CRF detector of ``pipeline`` (``--recall-bias`` is applied on loading)."""
-    if threshold is None:
-        return
-    crfs = _crf_detectors(pipeline)
-    if not crfs:
-        raise ConfigError("--threshold needs a CRF model; this model has no CRF detector")
-    for d in crfs:
-        d.threshold = threshold
-
-
 def model_labels(pipeline: Any) -> set[str]:
     labels: set[str] = set()
+    from notescrub.detect.base import inner_detector
+
     for d in pipeline.detectors:
+        d = inner_detector(d)
         t = getattr(d, "second_", d)
         labels.update(getattr(t, "types_", ()))
     return labels
@@ -159,7 +147,6 @@ def build_task(args: argparse.Namespace, pipeline: Any = None) -> Any:
 
     if pipeline is None:
         pipeline = load_model_from_args(args)
-        configure(pipeline, args.threshold)
     keep: frozenset[str] | None = None
     if args.labels:
         keep = frozenset(x.strip() for x in args.labels.split(",") if x.strip())

@@ -1,4 +1,5 @@
-"""Tests of the generic hybrid model format: validation, save/load, presets, components."""
+"""Tests of assembly (notescrub.assemble) and model directories (notescrub.modeldir): save/load, presets,
+knobs applied at build time, components."""
 
 from __future__ import annotations
 
@@ -9,19 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from notescrub.assemble import Component, build, load_pipeline
+from notescrub.config import ComponentSpec
+from notescrub.detect.base import inner_detector
 from notescrub.detect.crf import CRFTagger
 from notescrub.detect.rules import RulesDetector
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer
-from notescrub.recipes.loader import (
-    Component,
-    ComponentSpec,
-    HybridModel,
-    load_pipeline,
-    load_with_preset,
-    save_pipeline,
-    validate_meta,
-)
+from notescrub.modeldir import HybridModel
 from notescrub.registry import load_model
 from notescrub.types import Document, Span
 
@@ -85,13 +81,13 @@ def test_presets_switch_components_and_knobs(tmp_path: Path, crf: CRFTagger):
     out = _model(crf).save(tmp_path / "m")
     no_crf = load_pipeline(out, preset="no-crf")
     assert [d.name for d in no_crf.detectors] == ["rules", "two_pass"]
-    recall = load_with_preset(out, "recall")
+    recall = build(out, "recall")
     (c,) = [d for d in recall.detectors if d.name == "crf_patient"]
-    assert c.bias == -2.0
+    assert c.inner.bias == -2.0
     # the knob of one pipeline never leaks into another built from the same model
     model = HybridModel.load(out)
     a, b = model.pipeline("recall"), model.pipeline()
-    assert a.detectors[1].bias == -2.0 and b.detectors[1].bias == 0.0
+    assert a.detectors[1].inner.bias == -2.0 and b.detectors[1].inner.bias == 0.0
     with pytest.raises(ModelError, match="unknown preset 'nope'"):
         load_pipeline(out, preset="nope")
 
@@ -109,97 +105,42 @@ def test_two_pass_finds_a_repeat_in_another_note(crf: CRFTagger):
     assert [(second.span_text(s), s.source) for s in second.layer("phi")] == [("brisbee", "two_pass")]
 
 
-def test_save_pipeline_and_overwrite(tmp_path: Path, crf: CRFTagger):
-    pipe = _model(crf).pipeline("no-crf")
-    out = save_pipeline(pipe, tmp_path / "m", extra={"recipe": "x", "something": 1})
+def test_save_and_overwrite(tmp_path: Path, crf: CRFTagger):
+    model = _model(crf)
+    out = model.save(tmp_path / "m", extra={"recipe": "x", "something": 1})
     meta = json.loads((out / "model.json").read_text(encoding="utf-8"))
     assert meta["recipe"] == "x" and meta["meta"] == {"something": 1}
-    assert (out / "crf_patient" / "model.json").is_file()  # disabled in the preset, still saved
+    assert (out / "crf_patient" / "model.json").is_file()
     before = (out / "model.json").read_text(encoding="utf-8")
     with pytest.raises(ConfigError):
-        save_pipeline(pipe, out)  # exists, no overwrite: untouched
+        model.save(out)  # exists, no overwrite: untouched
     assert (out / "model.json").read_text(encoding="utf-8") == before
-    save_pipeline(pipe, out, overwrite=True)
-    with pytest.raises(ModelError, match="not built from a hybrid model"):
-        save_pipeline(load_model("rules-en"), tmp_path / "x")
+    model.save(out, overwrite=True)
 
 
-def test_component_relabel_types_and_knob_forwarding(crf: CRFTagger):
+def test_knobs_are_set_at_build_time_on_the_components_that_take_them(tmp_path: Path, crf: CRFTagger):
+    out = _model(crf).save(tmp_path / "m")
+    pipe = build(out, "recall", recall_bias=0.5, threshold=0.7)
+    crf_det = inner_detector(pipe.detectors[1])
+    assert (crf_det.bias, crf_det.threshold) == (-0.5, 0.7)  # the flag wins over the preset's bias
+    assert build(out).detectors[1].inner.bias == 0.0  # and stays in that pipeline
+    with pytest.raises(ConfigError, match="no CRF detector to bias"):
+        build(out, "no-crf", recall_bias=1.0)
+    with pytest.raises(ConfigError, match="--threshold needs a CRF model"):
+        build("rules-en", threshold=0.5)
+    single = build("rules-en")
+    assert single.detectors and not hasattr(single.detectors[0], "bias")
+
+
+def test_component_relabel_types_and_no_forwarding(crf: CRFTagger):
     c = Component(RulesDetector(), "r", types=["FECHAS"], relabel={"DATE": "FECHAS"})
     spans = c.detect(Document("a", "Seen 03/18/2091 by Dr. Ruiz."))
     assert [(s.label, s.source) for s in spans] == [("FECHAS", "r")]
-    inner = copy.copy(crf)
-    wrapped = Component(inner, "crf_patient")
-    wrapped.bias = -1.5
-    assert inner.bias == -1.5 and wrapped.types_ == crf.types_ and not wrapped.patient_level
-    assert hasattr(wrapped, "final_attributes") and not hasattr(c, "bias")
-
-
-def _valid() -> dict:
-    return {"kind": "hybrid", "format": 1, "notescrub_version": "0.1.0",
-            "components": [{"name": "rules", "kind": "rules", "options": {}},
-                           {"name": "crf", "kind": "crf", "dir": "crf", "options": {}}],
-            "resolver": {"name": "longest"}, "presets": {"p": {"components": {"crf": {"enabled": False}}}}}
-
-
-def _mutate(path: str, value):
-    def f(m: dict) -> dict:
-        target = m
-        keys = path.split(".")
-        for k in keys[:-1]:
-            target = target[int(k)] if isinstance(target, list) else target[k]
-        if value is _DELETE:
-            del target[keys[-1]]
-        else:
-            target[keys[-1]] = value
-        return m
-    return f
-
-
-_DELETE = object()
-
-
-@pytest.mark.parametrize("mutate, message", [
-    (_mutate("colour", 1), "unknown keys \\['colour'\\]"),
-    (_mutate("format", 7), "format 7 is not supported"),
-    (_mutate("components", []), "non-empty list"),
-    (_mutate("components.0.colour", 1), "components\\[0\\] has unknown keys"),
-    (_mutate("components.0.kind", "magic"), "unknown kind 'magic'"),
-    (_mutate("components.1.name", "rules"), "used twice"),
-    (_mutate("components.1.dir", _DELETE), "needs 'dir'"),
-    (_mutate("components.1.dir", "/abs"), "relative sub-directory"),
-    (_mutate("components.1.dir", "../up"), "relative sub-directory"),
-    (_mutate("components.0.dir", "x"), "takes no 'dir'"),
-    (_mutate("components.0.options", {"bias": 1}), "unknown keys \\['bias'\\]"),
-    (_mutate("components.1.options", {"threshold": 2}), "threshold"),
-    (_mutate("components.0.options", {"types": "DATE"}), "list of non-empty strings"),
-    (_mutate("components.0.options", {"enabled": "yes"}), "true or false"),
-    (_mutate("resolver", {"name": "magic"}), "unknown resolver"),
-    (_mutate("resolver", {"name": "priority"}), "order must be a list"),
-    (_mutate("resolver", {"name": "priority", "order": ["A", "A"]}), "twice"),
-    (_mutate("resolver", {"name": "longest", "order": ["A"]}), "only for the priority"),
-    (_mutate("presets.p.components.ghost", {}), "unknown component 'ghost'"),
-    (_mutate("presets.p.colour", 1), "preset 'p' has unknown keys"),
-    (_mutate("default_preset", "q"), "default_preset 'q'"),
-])
-def test_invalid_model_json_is_refused_naming_the_file(tmp_path: Path, mutate, message):
-    meta = mutate(_valid())
-    d = tmp_path / "m"
-    d.mkdir()
-    (d / "model.json").write_text(json.dumps(meta), encoding="utf-8")
-    with pytest.raises(ModelError, match=message) as info:
-        load_model(d)
-    assert str(d / "model.json") in str(info.value) or str(d) in str(info.value)
-
-
-def test_valid_meta_passes_and_targets_are_checked():
-    validate_meta(_valid())
-    with pytest.raises(ModelError, match="expected 'hybrid'"):
-        validate_meta({**_valid(), "kind": "crf"}, "x/model.json")
-    bad = _valid()
-    bad["components"].append({"name": "post", "kind": "postprocess", "options": {"targets": ["nope"]}})
-    with pytest.raises(ModelError, match="targets names 'nope'"):
-        validate_meta(bad, "x/model.json")
+    wrapped = Component(copy.copy(crf), "crf_patient")
+    assert inner_detector(wrapped).types_ == crf.types_ and not wrapped.patient_level
+    assert not hasattr(wrapped, "bias") and not hasattr(wrapped, "final_attributes")  # no forwarding
+    with pytest.raises(AttributeError):
+        wrapped.bias = -1.5  # type: ignore[attr-defined]  # a built component is not changed afterwards
 
 
 def test_missing_or_wrong_sub_model(tmp_path: Path, crf: CRFTagger):
@@ -229,8 +170,8 @@ def test_other_version_is_refused(tmp_path: Path, crf: CRFTagger):
 
 def test_preset_on_a_non_hybrid_model():
     with pytest.raises(ModelError, match="needs a hybrid model"):
-        load_with_preset("rules-en", "recall")
-    assert load_with_preset("rules-en", None).detectors  # no preset: plain registry load
+        build("rules-en", "recall")
+    assert build("rules-en", None).detectors  # no preset: plain registry load
 
 
 def test_all_components_disabled_is_an_error(crf: CRFTagger):
@@ -266,9 +207,9 @@ def test_two_pass_language_comes_from_its_option_only(crf: CRFTagger):
     model = _model(crf)
     model.meta["lang"] = "es"  # the model's language does not switch an existing second pass
     (tp,) = [d for d in model.pipeline().detectors if d.name == "two_pass"]
-    assert tp.lang == "en"
+    assert tp.inner.lang == "en"
     pipe = model.pipeline(overrides={"two_pass": {"lang": "es"}})
     (tp,) = [d for d in pipe.detectors if d.name == "two_pass"]
-    assert tp.lang == "es"
+    assert tp.inner.lang == "es"
     with pytest.raises(ConfigError, match="'xx'"):
         model.pipeline(overrides={"two_pass": {"lang": "xx"}})

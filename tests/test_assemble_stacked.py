@@ -2,9 +2,11 @@
 
 import pathlib
 
+from notescrub.assemble import load_pipeline
+from notescrub.config import ComponentSpec
 from notescrub.detect.crf import CRFTagger
 from notescrub.features import Featurizer
-from notescrub.recipes.loader import ComponentSpec, HybridModel, load_pipeline
+from notescrub.modeldir import HybridModel
 from notescrub.types import Document, Span
 
 

@@ -1,0 +1,372 @@
+"""Assembly: a model (directory, packaged name or :class:`HybridModel`) -> a ready Pipeline.
+
+One entry point, :func:`build`, for every caller (CLI, API, service, Spark, scripts)::
+
+    build(model, preset=None, overrides=None, recall_bias=None, threshold=None) -> Pipeline
+
+It reads the model (:mod:`notescrub.modeldir` for hybrid models, the ``model`` section of
+:data:`notescrub.registry.REGISTRY` for single-kind ones), layers the preset and the
+``overrides`` over the component options, and turns the decoding knobs into options of
+the components that take them (``bias = -recall_bias``, ``threshold``) before anything is
+built: nothing is changed on a pipeline after it is made, and no component refers back to
+its model. Each component kind's factory is registered in the ``component`` section of the
+registry (``notescrub.component.stacked.v1`` -> :func:`build_stacked`); each built detector
+is wrapped in :class:`Component`, which renames, filters and post-processes its spans.
+
+>>> from notescrub.config import ComponentSpec
+>>> from notescrub.modeldir import HybridModel
+>>> from notescrub.types import Document
+>>> model = HybridModel([ComponentSpec("rules", "rules", options={"types": ["DATE"]})],
+...                     resolver={"name": "priority", "order": ["DATE"]},
+...                     presets={"all": {"components": {"rules": {"types": None}}}})
+>>> doc = build(model)(Document("a", "Seen 03/18/2091 by Dr. Ruiz."))
+>>> [(doc.span_text(s), s.label) for s in doc.layer("phi")]
+[('03/18/2091', 'DATE')]
+>>> doc = build(model, "all")(Document("a", "Seen 03/18/2091 by Dr. Ruiz."))
+>>> [(doc.span_text(s), s.label) for s in doc.layer("phi")]
+[('03/18/2091', 'DATE'), ('Ruiz', 'DOCTOR')]
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from notescrub.config import META_FILE, ComponentSpec
+from notescrub.detect.base import Detector
+from notescrub.detect.negative_cues import share_negative_cues
+from notescrub.errors import ConfigError, ModelError, NotescrubError
+from notescrub.modeldir import HybridModel
+from notescrub.registry import DEFAULT_MODEL, component, load_model, model_dir, read_model_meta, resolve_target
+from notescrub.types import Document, Span
+
+__all__ = ["Component", "SubPipeline", "assemble", "build", "load_pipeline", "resolver_from_spec"]
+
+
+# --------------------------------------------------------------------------- entry points
+def build(model: str | Path | HybridModel | None = None, preset: str | None = None,
+          overrides: Mapping[str, Mapping[str, Any]] | None = None, *, recall_bias: float | None = None,
+          threshold: float | None = None) -> Any:
+    """The pipeline of ``model`` (default ``en-default``) at an operating point.
+
+    ``preset`` picks one of a hybrid model's presets (``None``: its default);
+    ``overrides`` (``{component: {option: value}}``, hybrid models) come on top of it;
+    ``recall_bias`` sets every CRF's O-label bias to ``-recall_bias`` and ``threshold``
+    every CRF's minimum marginal. A knob that no component of the model takes is a
+    :class:`ConfigError` (rules and dictionaries have no recall knob).
+    """
+    if isinstance(model, HybridModel):
+        return _build_hybrid(model, preset, overrides, recall_bias, threshold, str(model.name))
+    d = model_dir(model or DEFAULT_MODEL)
+    kind = read_model_meta(d).get("kind")
+    if kind == "hybrid":
+        hybrid = HybridModel.load(d)
+        try:
+            return _build_hybrid(hybrid, preset, overrides, recall_bias, threshold, str(model or DEFAULT_MODEL))
+        except ConfigError as exc:
+            if recall_bias is not None or threshold is not None:
+                raise
+            raise ModelError(exc.reason, path=d / META_FILE) from None
+    if preset is not None:
+        raise ModelError(f"--preset needs a hybrid model; this one is of kind {kind!r}", path=d)
+    if overrides:
+        raise ModelError(f"component overrides need a hybrid model; this one is of kind {kind!r}", path=d)
+    pipe = load_model(d)  # freshly loaded: its detectors are this pipeline's own
+    for knob, value in (("bias", None if recall_bias is None else -float(recall_bias)), ("threshold", threshold)):
+        if value is None:
+            continue
+        tuned = [det for det in pipe.detectors if hasattr(det, "bias") and hasattr(det, "threshold")]
+        if not tuned:
+            raise ConfigError(_no_knob(knob, str(model or DEFAULT_MODEL)))
+        for det in tuned:
+            setattr(det, knob, value)
+    return pipe
+
+
+def load_pipeline(directory: str | Path, preset: str | None = None) -> Any:
+    """Registry loader for kind ``hybrid``: the model's pipeline at ``preset`` (default: ``default_preset``)."""
+    return build(Path(directory), preset)
+
+
+def _no_knob(knob: str, model: str) -> str:
+    if knob == "bias":
+        return (f"--recall-bias: model {model} has no CRF detector to bias "
+                "(rules and dictionaries have no recall knob)")
+    return "--threshold needs a CRF model; this model has no CRF detector"
+
+
+def _build_hybrid(model: HybridModel, preset: str | None, overrides: Mapping[str, Mapping[str, Any]] | None,
+                  recall_bias: float | None, threshold: float | None, label: str) -> Any:
+    over = {k: dict(v) for k, v in (overrides or {}).items()}
+    knobs = {"bias": None if recall_bias is None else -float(recall_bias), "threshold": threshold}
+    if any(v is not None for v in knobs.values()):
+        eff = model.options(preset, overrides)
+        tunable = [c for c in model.components
+                   if component(c.kind).knobs and eff[c.name].get("enabled", True)]
+        for knob, value in knobs.items():
+            if value is None:
+                continue
+            if not tunable:
+                raise ConfigError(_no_knob(knob, label))
+            for c in tunable:
+                over.setdefault(c.name, {})[knob] = value
+    return assemble(model, preset, over)
+
+
+def assemble(model: HybridModel, preset: str | None = None,
+             overrides: Mapping[str, Mapping[str, Any]] | None = None) -> Any:
+    """A ready :class:`~notescrub.pipeline.Pipeline` of ``model`` at an operating point.
+
+    ``overrides`` (``{component: {option: value}}``) come on top of the preset, e.g.
+    ``{"two_pass": {"enabled": False}}`` for a first-pass-only run.
+    """
+    from notescrub.pipeline import Pipeline
+    from notescrub.recipes.shared_crf import share_crf_scoring
+
+    opts = model.options(preset, overrides)
+    detectors: dict[str, Component] = {}
+    for c in model.components:
+        o = opts[c.name]
+        if c.kind == "postprocess" or not o.get("enabled", True):
+            continue
+        try:
+            inner = _build(model, c, o, list(detectors), opts)
+        except NotescrubError:
+            raise
+        except (TypeError, ValueError, KeyError) as exc:
+            raise ModelError(f"component {c.name!r}: {exc}", path=model.meta_file) from None
+        detectors[c.name] = Component(inner, c.name, types=o.get("types"), relabel=o.get("relabel"))
+    posts: dict[str, Any] = {}
+    for c in model.components:
+        o = opts[c.name]
+        if c.kind != "postprocess" or not o.get("enabled", True):
+            continue
+        post = build_postprocessor(model, c, o, [], opts)
+        for t in o.get("targets") or [n for n, d in detectors.items() if d.inner.__class__.__name__ != "PatientDictionary"]:
+            if t in detectors:
+                posts[t] = post
+    if not detectors:
+        raise ModelError("every component is disabled in this operating point", path=model.meta_file)
+    comps = [d.with_post(posts[n]) if n in posts else d for n, d in detectors.items()]
+    share_crf_scoring((d.inner for d in comps), model.shared.setdefault("crf_stacks", {}))
+    share_negative_cues(d.inner for d in comps)
+    resolver = resolver_from_spec(model.preset(preset).get("resolver", model.resolver))
+    meta = {**model.to_json(), "preset": preset if preset is not None else model.default_preset}
+    return Pipeline(comps, resolver=resolver, name=model.name, metadata=meta)
+
+
+def _build(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+           opts: Mapping[str, Mapping[str, Any]]) -> Any:
+    factory = resolve_target(component(c.kind).target)
+    obj = factory(model, c, o, earlier, opts)
+    for k in component(c.kind).knobs:
+        if k in o:
+            if not hasattr(obj, k):
+                raise ModelError(f"component {c.name!r} ({type(obj).__name__}) has no {k!r} knob")
+            setattr(obj, k, o[k])
+    return obj
+
+
+# --------------------------------------------------------------------------- factories
+# Each takes (model, spec, effective options of the spec, names of the detectors built
+# before it, effective options of every component) and returns a detector. Built objects
+# that do not depend on the operating point are kept in ``model.shared``.
+def _lang(model: HybridModel, o: Mapping[str, Any]) -> str:
+    return str(o.get("lang", model.meta.get("lang", "en")))
+
+
+def build_rules(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+                opts: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``rules``: a :class:`~notescrub.detect.rules.RulesDetector` (packaged rules or ``files``)."""
+    from notescrub.detect.rules import RulesDetector
+
+    files = model.local_files(o.get("files"))
+    key = json.dumps(["rules", files, _lang(model, o), o.get("labels"), o.get("propagate", True)])
+    if key not in model.shared:
+        model.shared[key] = RulesDetector(files, lang=_lang(model, o), labels=o.get("labels"), name=c.name,
+                                          propagate=bool(o.get("propagate", True)))
+    return model.shared[key]
+
+
+def build_dictionary(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+                     opts: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``dictionary``: a :class:`~notescrub.detect.dictionary.DictionaryDetector` over packaged lexicons."""
+    from notescrub.detect.dictionary import KINDS, DictionaryDetector
+
+    return DictionaryDetector(kinds=tuple(o.get("kinds") or KINDS), mode=o.get("mode", "filtered"),
+                              lang=_lang(model, o), name=c.name)
+
+
+def build_ner(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+              opts: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``ner``: spaCy's entities as a detector (needs the ``[syntax]`` extra)."""
+    from notescrub.detect.ner import NerDetector
+
+    key = json.dumps(["ner", o.get("labels"), o.get("cues"), c.name], sort_keys=True)
+    if key not in model.shared:
+        try:
+            model.shared[key] = NerDetector(o.get("labels"), o.get("cues"), name=c.name)
+        except ConfigError as exc:
+            raise ModelError(f"component {c.name!r}: {exc.reason}", path=model.directory) from None
+    return model.shared[key]
+
+
+def build_two_pass(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+                   opts: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``two_pass``: the patient dictionary over the layers of ``sources`` (default: every earlier detector)."""
+    from notescrub.detect.two_pass import DEFAULT_TYPES, PatientDictionary
+
+    sources = o.get("sources")
+    sources = [s for s in sources if s in earlier] if sources is not None else list(earlier)
+    kw: dict[str, Any] = {"min_score": float(o.get("min_score", 0.5)), "types": o.get("harvest_types") or DEFAULT_TYPES}
+    for k in ("min_chars", "max_zipf", "split_names", "derived_forms"):
+        if k in o:
+            kw[k] = o[k]
+    # "lang" only when given: the model's own "lang" would change older models' second pass
+    return PatientDictionary(sources, name=c.name, lang=o.get("lang", "en"), **kw)
+
+
+def build_trained(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+                  opts: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``crf``, ``svm``, ``lingpipe``: a copy of the trained sub-model (knobs never leak between pipelines)."""
+    return copy.copy(model.trained(c))
+
+
+def build_stacked(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+                  opts: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``stacked``: the trained CRF fed by its ``feeders``, built from their own specs even when disabled."""
+    from notescrub.detect.stacked import StackedCRF
+
+    specs = {x.name: x for x in model.components}
+    feeders = [_build(model, specs[f], opts[f], earlier, opts) for f in (o.get("feeders") or [])]
+    share_negative_cues(feeders)  # the rules and dictionary feeders compute a note's block ranges once
+    return StackedCRF(copy.copy(model.trained(c)), feeders, name=c.name)
+
+
+def build_postprocessor(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
+                        opts: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``postprocess``: a :class:`~notescrub.detect.postprocess.PostProcessor` (attached to its targets)."""
+    from notescrub.detect.postprocess import PostProcessor
+
+    files = model.local_files(o.get("files"))
+    key = json.dumps(["post", files, o.get("rules")])
+    if key not in model.shared:
+        model.shared[key] = PostProcessor(files, only=o.get("rules"))
+    return model.shared[key]
+
+
+# --------------------------------------------------------------------------- resolvers
+def resolver_from_spec(spec: Mapping[str, Any]) -> Any:
+    """A resolver from its JSON description (``{"name": "cover", "base": {"name": "longest"}}``)."""
+    from notescrub.detect.resolve import Cover, Priority, get_resolver
+    from notescrub.detect.vote import Vote
+
+    name = spec.get("name", "longest")
+    if name == "priority":
+        return Priority(list(spec["order"]))
+    if name == "cover":
+        return Cover(resolver_from_spec(spec.get("base", {"name": "longest"})))
+    if name == "vote":
+        return Vote(int(spec.get("min_votes", 2)), str(spec.get("extent", "best")))
+    return get_resolver(str(name))
+
+
+# --------------------------------------------------------------------------- component wrapper
+@dataclass(frozen=True, eq=False)
+class Component(Detector):
+    """A detector as a hybrid component: relabel, keep ``types``, post-process its spans.
+
+    The wrapped detector is :attr:`inner` (:func:`notescrub.detect.base.inner_detector`
+    unwraps any detector); the wrapper forwards nothing else.
+
+    >>> from notescrub.detect.rules import RulesDetector
+    >>> c = Component(RulesDetector(), "rules", types=frozenset({"DATE"}), relabel={"DATE": "FECHAS"})
+    >>> [(s.label, s.source) for s in c.detect(Document("a", "Seen 03/18/2091 by Dr. Ruiz."))]
+    [('FECHAS', 'rules')]
+    """
+
+    inner: Any
+    name: str
+    types: frozenset[str] | None = None
+    relabel: Mapping[str, str] | None = None
+    post: Any = None
+
+    def __post_init__(self) -> None:
+        if self.types is not None and not isinstance(self.types, frozenset):
+            object.__setattr__(self, "types", frozenset(self.types))
+
+    def with_post(self, post: Any) -> Component:
+        return Component(self.inner, self.name, self.types, self.relabel, post)
+
+    @property
+    def patient_level(self) -> bool:
+        return bool(getattr(self.inner, "patient_level", False))
+
+    def _finish(self, doc: Document, spans: Sequence[Span]) -> list[Span]:
+        relabel = self.relabel or {}
+        out = []
+        for s in spans:
+            new = relabel.get(s.label) or relabel.get(s.phi or "")
+            if new and new != s.label:
+                s = s.with_(label=new)
+            if s.source != self.name:
+                s = s.with_(source=self.name)
+            if self.types is None or s.label in self.types or (s.phi or "") in self.types:
+                out.append(s)
+        if self.post is not None:
+            out = self.post.apply(doc, out)
+        return out
+
+    def detect(self, doc: Document) -> list[Span]:
+        feat = _crf_featurizer(self.inner)
+        if feat is None:
+            return self._finish(doc, self.inner.detect(doc))
+        # CRFs with the same feature configuration share one featurisation of the document
+        config = json.dumps(feat.to_config(), sort_keys=True)
+        if "parts" in inspect.signature(self.inner.decode).parameters and hasattr(feat, "parts"):
+            decoded = self.inner.decode(doc, parts=doc.cached("notescrub.hybrid.parts:" + config, feat.parts),
+                                        marginals=True)
+        else:
+            decoded = self.inner.decode(doc, doc.cached("notescrub.hybrid.attrs:" + config, feat.attributes),
+                                        marginals=True)
+        doc.metadata[self.inner.name] = {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
+        from notescrub.detect.token_posteriors import remember
+
+        remember(doc, self.name, self.inner.tags_, decoded.marginals, feeder=None)  # for notescrub.risk
+        return self._finish(doc, decoded.spans)
+
+    def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
+        docs = list(docs)
+        if not self.patient_level:
+            return [self.detect(d) for d in docs]
+        return [self._finish(d, spans) for d, spans in zip(docs, self.inner.detect_many(docs))]
+
+    def __repr__(self) -> str:
+        return f"Component({self.name!r}, {type(self.inner).__name__})"
+
+
+def _crf_featurizer(inner: Any) -> Any:
+    """The featurizer of a plain CRF tagger (``None`` for anything else)."""
+    from notescrub.detect.crf import CRFTagger
+
+    if type(inner) is not CRFTagger or inner.featurizer is None:
+        return None
+    return inner.featurizer
+
+
+class SubPipeline(Detector):
+    """A multi-detector sub-model used as one component (its final layer)."""
+
+    def __init__(self, pipeline: Any, name: str) -> None:
+        self.pipeline = pipeline
+        self.name = name
+
+    def detect(self, doc: Document) -> list[Span]:
+        work = doc.copy(layers=False)
+        return list(self.pipeline(work).layer(self.pipeline.output_layer))
+
