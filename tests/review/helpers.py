@@ -64,10 +64,17 @@ class ReviewServer:
         self.stop()
         raise RuntimeError("review server not ready in time: " + self.log())
 
-    def log(self) -> str:
-        if not self._log.closed:
-            self._log.flush()
-        return self.log_path.read_bytes().decode("utf-8", "replace")
+    def log(self, expect: str | None = None, timeout: float = 15.0) -> str:
+        """The server's log so far; with ``expect``, wait until it holds that text (the server
+        writes a request's log line after sending the response, so a busy machine lags)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if not self._log.closed:
+                self._log.flush()
+            text = self.log_path.read_bytes().decode("utf-8", "replace")
+            if expect is None or expect in text or time.monotonic() > deadline:
+                return text
+            time.sleep(0.05)
 
     def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
              ) -> tuple[int, Any]:

@@ -68,7 +68,7 @@ def test_guards(server):
 
 def test_logs_hold_no_note_text(server):
     server.call("GET", "/api/notes/1")
-    log = server.log()
+    log = server.log(expect="GET /api/notes/1 200")
     assert "GET /api/notes/1 200" in log and "POST /api/notes/" in log
     for secret in ("Okonkwo", "Ruiz", "555-123-4567", "Seen by"):
         assert secret not in log
