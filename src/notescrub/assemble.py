@@ -323,9 +323,13 @@ class Component(Detector):
         return out
 
     def detect(self, doc: Document) -> list[Span]:
+        return self.detect_with_info(doc)[0]
+
+    def detect_with_info(self, doc: Document) -> tuple[list[Span], dict[str, Any]]:
         feat = _crf_featurizer(self.inner)
         if feat is None:
-            return self._finish(doc, self.inner.detect(doc))
+            spans, info = self.inner.detect_with_info(doc)
+            return self._finish(doc, spans), info
         # CRFs with the same feature configuration share one featurisation of the document
         config = json.dumps(feat.to_config(), sort_keys=True)
         if "parts" in inspect.signature(self.inner.decode).parameters and hasattr(feat, "parts"):
@@ -334,17 +338,19 @@ class Component(Detector):
         else:
             decoded = self.inner.decode(doc, doc.cached("notescrub.hybrid.attrs:" + config, feat.attributes),
                                         marginals=True)
-        doc.metadata[self.inner.name] = {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
         from notescrub.detect.token_posteriors import remember
 
         remember(doc, self.name, self.inner.tags_, decoded.marginals, feeder=None)  # for notescrub.risk
-        return self._finish(doc, decoded.spans)
+        return self._finish(doc, decoded.spans), {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
 
     def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
+        return [spans for spans, _ in self.detect_many_with_info(docs)]
+
+    def detect_many_with_info(self, docs: Iterable[Document]) -> list[tuple[list[Span], dict[str, Any]]]:
         docs = list(docs)
         if not self.patient_level:
-            return [self.detect(d) for d in docs]
-        return [self._finish(d, spans) for d, spans in zip(docs, self.inner.detect_many(docs))]
+            return [self.detect_with_info(d) for d in docs]
+        return [(self._finish(d, spans), {}) for d, spans in zip(docs, self.inner.detect_many(docs))]
 
     def __repr__(self) -> str:
         return f"Component({self.name!r}, {type(self.inner).__name__})"

@@ -142,7 +142,10 @@ class Pipeline:
         try:
             for d in self.detectors:
                 stage = f"detector {d.name!r}"
-                doc.add_layer(d.name, check_spans(d.detect(doc), doc, d.name))
+                spans, info = d.detect_with_info(doc)
+                doc.add_layer(d.name, check_spans(spans, doc, d.name))
+                if info:
+                    doc.metadata[d.name] = info
             stage = "resolver"
             return self._finish(doc)
         except ProcessingError:
@@ -158,9 +161,11 @@ class Pipeline:
         try:
             for d in self.detectors:
                 stage = f"detector {d.name!r}"
-                results = d.detect_many(docs)
-                for doc, spans in zip(docs, results):
+                results = d.detect_many_with_info(docs)
+                for doc, (spans, info) in zip(docs, results):
                     doc.add_layer(d.name, check_spans(spans, doc, d.name))
+                    if info:
+                        doc.metadata[d.name] = info
             stage = "resolver"
             return [self._finish(doc) for doc in docs]
         except ProcessingError:

@@ -18,6 +18,7 @@ from notescrub.detect.crf_decode import forward_backward, sequence_score, viterb
 from notescrub.detect.crf_scorer import Scorer
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer
+from notescrub.pipeline import Pipeline
 from notescrub.registry import load_model
 from notescrub.types import Document, Span
 
@@ -122,13 +123,14 @@ def test_threshold_mode_is_monotone_and_nested(fitted, docs):
 
 def test_span_scores_and_document_confidence(fitted, docs):
     d = docs[33].copy(layers=False)
-    spans = fitted.detect(d)
+    spans, meta = fitted.detect_with_info(d)
     assert spans and all(0.0 < s.score <= 1.0 and s.source == "crf" for s in spans)
-    meta = d.metadata["crf"]
     assert meta["logprob"] <= 0.0 and meta["tokens"] == len(fitted.featurizer.view(d).tokens)
+    assert fitted.detect(d) == spans and not d.metadata  # detect is pure: nothing written into the document
+    Pipeline([fitted])(d)
+    assert d.metadata["crf"] == meta  # the pipeline stores the detector's info
     # a document unlike the training data is less probable per token
-    odd = Document("odd", "Quintero Riverton 555-1234 Dr. Dr. Name: Date: 3/3/2020 Quintero")
-    fitted.detect(odd)
+    odd = Pipeline([fitted])(Document("odd", "Quintero Riverton 555-1234 Dr. Dr. Name: Date: 3/3/2020 Quintero"))
     ranked = rank_for_review([d, odd], per_token=True)
     assert ranked[0].id == "odd"
     with pytest.raises(ModelError, match="no 'crf' confidence"):
@@ -137,7 +139,7 @@ def test_span_scores_and_document_confidence(fitted, docs):
 
 def test_empty_document(fitted):
     d = Document("e", "")
-    assert fitted.detect(d) == [] and d.metadata["crf"] == {"logprob": 0.0, "tokens": 0}
+    assert fitted.detect_with_info(d) == ([], {"logprob": 0.0, "tokens": 0})
 
 
 @pytest.mark.parametrize("scheme", ["IO", "BILOU"])

@@ -1,7 +1,10 @@
 """The detector contract: ``detect(document) -> list[Span]``, pure, no side effects.
 
 A detector never writes into the document; the :class:`~notescrub.pipeline.Pipeline`
-stores what it returns in a layer named after it and checks the types.
+stores what it returns in a layer named after it and checks the types. A detector that
+has something to say about the whole document (a CRF's record log-probability) returns it
+from :meth:`Detector.detect_with_info` as a small dict, which the pipeline stores in
+``doc.metadata[detector name]``.
 Trainable detectors additionally follow scikit-learn's estimator contract
 (``__init__`` only stores parameters, ``fit(docs) -> self``, learned state ends in ``_``).
 
@@ -37,6 +40,21 @@ class Detector(ABC):
     def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
         """Detect over several documents (override for batch or cross-document logic)."""
         return [self.detect(d) for d in docs]
+
+    def detect_with_info(self, doc: Document) -> tuple[list[Span], dict[str, Any]]:
+        """The spans of ``doc`` and a dict about the document (empty unless overridden).
+
+        Override it, not :meth:`detect`, when the detector computes document-level
+        figures; :meth:`detect` then returns its spans only.
+        """
+        return self.detect(doc), {}
+
+    def detect_many_with_info(self, docs: Iterable[Document]) -> list[tuple[list[Span], dict[str, Any]]]:
+        """:meth:`detect_many` with each document's info (empty for cross-document detectors)."""
+        docs = list(docs)
+        if type(self).detect_many is not Detector.detect_many:  # batch or cross-document logic
+            return [(spans, {}) for spans in self.detect_many(docs)]
+        return [self.detect_with_info(d) for d in docs]
 
 
 @runtime_checkable

@@ -298,9 +298,12 @@ class ConsistencyTagger(Params, Detector):
         return self._fitted()[1].decode(doc, parts=self._stage2_parts(doc))
 
     def detect(self, doc: Document) -> list[Span]:
+        return self.detect_with_info(doc)[0]
+
+    def detect_with_info(self, doc: Document) -> tuple[list[Span], dict[str, Any]]:
+        """Spans of ``doc`` and the second stage's record confidence ``{"logprob", "tokens"}``."""
         d = self.decode(doc)
-        doc.metadata[self.name] = {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
-        return d.spans
+        return d.spans, {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
 
     # -- persistence ---------------------------------------------------------------------
     def save(self, directory: str | Path, *, overwrite: bool = False, extra: dict[str, Any] | None = None) -> Path:

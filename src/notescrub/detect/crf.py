@@ -11,8 +11,9 @@ kernel that :mod:`~notescrub.detect.crf_kernels` chose when the weights were set
   negative values trade precision for recall, without retraining;
 * ``threshold`` switches to marginal decoding: a token is tagged unless ``P(O) >= t``;
 * every span gets a probability (:attr:`Span.score`) and every document its sequence
-  log-probability, stored in ``doc.metadata[detector name]`` (``logprob``, ``tokens``) so
-  documents can be ranked for review (:func:`rank_for_review`).
+  log-probability (``logprob``, ``tokens``), returned by :meth:`CRFTagger.detect_with_info`
+  and stored by the pipeline in ``doc.metadata[detector name]``, so documents can be ranked
+  for review (:func:`rank_for_review`).
 
 Models are directories (:meth:`CRFTagger.save`, :func:`load_pipeline`): ``model.crfsuite``
 plus ``model.json`` (kind ``crf``, labels, tagging scheme, feature configuration,
@@ -392,11 +393,13 @@ class CRFTagger(Params, Detector):
         return self, self._featurizer().attributes(doc)
 
     def detect(self, doc: Document) -> list[Span]:
-        """Spans of ``doc``; records ``doc.metadata[self.name] = {"logprob", "tokens"}``."""
+        return self.detect_with_info(doc)[0]
+
+    def detect_with_info(self, doc: Document) -> tuple[list[Span], dict[str, Any]]:
+        """Spans of ``doc`` and the record's confidence ``{"logprob", "tokens"}``."""
         d = self.decode(doc, marginals=True)
-        doc.metadata[self.name] = {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
         remember(doc, self.name, self.tags_, d.marginals, feeder=None)  # for notescrub.risk
-        return d.spans
+        return d.spans, {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
 
     # -- persistence ---------------------------------------------------------------------
     def metadata(self) -> dict[str, Any]:
@@ -509,7 +512,7 @@ def load_pipeline(directory: str | Path) -> Any:
 def rank_for_review(docs: Iterable[Document], key: str = "crf", per_token: bool = False) -> list[Document]:
     """Documents ordered least confident first (lowest sequence log-probability).
 
-    Uses ``doc.metadata[key]["logprob"]`` written by :meth:`CRFTagger.detect`;
+    Uses ``doc.metadata[key]["logprob"]``, stored by the pipeline from :meth:`CRFTagger.detect_with_info`;
     ``per_token`` divides by the number of tokens (length-neutral ranking).
     """
     def score(d: Document) -> float:

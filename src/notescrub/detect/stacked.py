@@ -134,13 +134,16 @@ class StackedCRF(Params, Detector):
         return self
 
     def detect(self, doc: Document) -> list[Span]:
+        return self.detect_with_info(doc)[0]
+
+    def detect_with_info(self, doc: Document) -> tuple[list[Span], dict[str, Any]]:
+        """Spans of ``doc`` and the record's confidence ``{"logprob", "tokens"}``."""
         table, ids = stack_table(doc, self.feeders, fused=self.crf._featurizer().fused)
         d = self.crf.decode(doc, parts=self._parts(doc, (table, ids)), marginals=True)
-        doc.metadata[self.name] = {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
         # token posteriors and feeder hits, for notescrub.risk (kept in the document's cache)
         hit = np.array([any(f.startswith("stk=") and f != "stk=O" for f in table[k]) for k in ids], dtype=bool)
         remember(doc, self.name, self.crf.tags_, d.marginals, feeder=hit)
-        return [s.with_(source=self.name) for s in d.spans]
+        return [s.with_(source=self.name) for s in d.spans], {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
 
     def final_attributes(self, doc: Document) -> tuple[CRFTagger, list[list[str]]]:
         """The inner CRF and the attributes it sees for ``doc``, feeder features included

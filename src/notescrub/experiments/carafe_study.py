@@ -99,7 +99,13 @@ def confidence_study(gold: Sequence[Any], preds: Sequence[Any], key: str = "crf"
     """Spearman of record log-probability and of record length with record F."""
     by_id = {g.id: g for g in gold}
     f = [record_f1(by_id[p.id], p) for p in preds]
-    lp = [p.metadata.get(key, {}).get("logprob") for p in preds]
+    def logprob(meta: dict[str, Any]) -> Any:  # the CRF's own entry, or the one detector that has one
+        if key in meta:
+            return meta[key].get("logprob")
+        found = [v["logprob"] for v in meta.values() if isinstance(v, dict) and "logprob" in v]
+        return found[0] if len(found) == 1 else None
+
+    lp = [logprob(p.metadata) for p in preds]
     if any(v is None for v in lp):
         return {"records": len(preds), "spearman_logprob": None, "spearman_length": None}
     length = [-len(p.text) for p in preds]  # shorter records first, as Wellner's comparison

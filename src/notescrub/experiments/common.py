@@ -77,7 +77,10 @@ def predict(model: Any, docs: Sequence[Document], *, pipeline: Any = None) -> li
     out = []
     for d in docs:
         copy = d.copy(layers=False)
-        spans = model.detect(copy)
+        with_info = getattr(model, "detect_with_info", None)
+        spans, info = with_info(copy) if with_info is not None else (model.detect(copy), {})
+        if info:
+            copy.metadata[getattr(model, "name", "model")] = info
         out.append(_as_pred(d, spans, copy.metadata))
     return out
 

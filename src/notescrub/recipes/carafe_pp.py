@@ -93,7 +93,12 @@ class CarafePP(Params, Detector):
         return crf
 
     def detect(self, doc: Document) -> list[Span]:
-        return post_process(doc, self._fitted().detect(doc), self.rules)
+        return self.detect_with_info(doc)[0]
+
+    def detect_with_info(self, doc: Document) -> tuple[list[Span], dict[str, Any]]:
+        """The CRF's spans after the post-processing rules, and the CRF's record confidence."""
+        spans, info = self._fitted().detect_with_info(doc)
+        return post_process(doc, spans, self.rules), info
 
     def save(self, directory: str | Path, *, overwrite: bool = False, extra: dict[str, Any] | None = None) -> Path:
         """Write a ``hybrid`` model directory: the CRF in ``crf/``, the rules by packaged name, ``union``."""
