@@ -39,7 +39,7 @@ from typing import Any
 
 from notescrub.config import META_FILE, ComponentSpec
 from notescrub.detect.base import Detector
-from notescrub.detect.negative_cues import share_negative_cues
+from notescrub.detect.rules.negative_cues import share_negative_cues
 from notescrub.errors import ConfigError, ModelError, NotescrubError
 from notescrub.modeldir import HybridModel
 from notescrub.registry import DEFAULT_MODEL, component, load_model, model_dir, read_model_meta, resolve_target
@@ -182,8 +182,8 @@ def _lang(model: HybridModel, o: Mapping[str, Any]) -> str:
 
 def build_rules(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
                 opts: Mapping[str, Mapping[str, Any]]) -> Any:
-    """``rules``: a :class:`~notescrub.detect.rules.RulesDetector` (packaged rules or ``files``)."""
-    from notescrub.detect.rules import RulesDetector
+    """``rules``: a :class:`~notescrub.detect.rules.detector.RulesDetector` (packaged rules or ``files``)."""
+    from notescrub.detect.rules.detector import RulesDetector
 
     files = model.local_files(o.get("files"))
     key = json.dumps(["rules", files, _lang(model, o), o.get("labels"), o.get("propagate", True)])
@@ -240,7 +240,7 @@ def build_trained(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], ea
 def build_stacked(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
                   opts: Mapping[str, Mapping[str, Any]]) -> Any:
     """``stacked``: the trained CRF fed by its ``feeders``, built from their own specs even when disabled."""
-    from notescrub.detect.stacked import StackedCRF
+    from notescrub.detect.crf.stacked import StackedCRF
 
     specs = {x.name: x for x in model.components}
     feeders = [_build(model, specs[f], opts[f], earlier, opts) for f in (o.get("feeders") or [])]
@@ -250,8 +250,8 @@ def build_stacked(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], ea
 
 def build_postprocessor(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
                         opts: Mapping[str, Mapping[str, Any]]) -> Any:
-    """``postprocess``: a :class:`~notescrub.detect.postprocess.PostProcessor` (attached to its targets)."""
-    from notescrub.detect.postprocess import PostProcessor
+    """``postprocess``: a :class:`~notescrub.detect.spans.postprocess.PostProcessor` (attached to its targets)."""
+    from notescrub.detect.spans.postprocess import PostProcessor
 
     files = model.local_files(o.get("files"))
     key = json.dumps(["post", files, o.get("rules")])
@@ -263,8 +263,8 @@ def build_postprocessor(model: HybridModel, c: ComponentSpec, o: Mapping[str, An
 # --------------------------------------------------------------------------- resolvers
 def resolver_from_spec(spec: Mapping[str, Any]) -> Any:
     """A resolver from its JSON description (``{"name": "cover", "base": {"name": "longest"}}``)."""
-    from notescrub.detect.resolve import Cover, Priority, get_resolver
-    from notescrub.detect.vote import Vote
+    from notescrub.detect.spans.resolve import Cover, Priority, get_resolver
+    from notescrub.detect.spans.vote import Vote
 
     name = spec.get("name", "longest")
     if name == "priority":
@@ -284,7 +284,7 @@ class Component(Detector):
     The wrapped detector is :attr:`inner` (:func:`notescrub.detect.base.inner_detector`
     unwraps any detector); the wrapper forwards nothing else.
 
-    >>> from notescrub.detect.rules import RulesDetector
+    >>> from notescrub.detect.rules.detector import RulesDetector
     >>> c = Component(RulesDetector(), "rules", types=frozenset({"DATE"}), relabel={"DATE": "FECHAS"})
     >>> [(s.label, s.source) for s in c.detect(Document("a", "Seen 03/18/2091 by Dr. Ruiz."))]
     [('FECHAS', 'rules')]
@@ -338,7 +338,7 @@ class Component(Detector):
         else:
             decoded = self.inner.decode(doc, doc.cached("notescrub.hybrid.attrs:" + config, feat.attributes),
                                         marginals=True)
-        from notescrub.detect.token_posteriors import remember
+        from notescrub.detect.crf.posteriors import remember
 
         remember(doc, self.name, self.inner.tags_, decoded.marginals, feeder=None)  # for notescrub.risk
         return self._finish(doc, decoded.spans), {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
@@ -358,7 +358,7 @@ class Component(Detector):
 
 def _crf_featurizer(inner: Any) -> Any:
     """The featurizer of a plain CRF tagger (``None`` for anything else)."""
-    from notescrub.detect.crf import CRFTagger
+    from notescrub.detect.crf.tagger import CRFTagger
 
     if type(inner) is not CRFTagger or inner.featurizer is None:
         return None

@@ -190,7 +190,7 @@ def load_submodel(directory: Path, c: ComponentSpec) -> Any:
         raise ModelError(f"component {c.name!r} is declared {c.kind!r} but {c.dir}/model.json has kind {kind!r}",
                          path=directory / META_FILE)
     if c.kind in ("crf", "stacked"):
-        from notescrub.detect.crf import load_tagger
+        from notescrub.detect.crf.tagger import load_tagger
 
         return load_tagger(sub)
     pipe = load_model(sub)

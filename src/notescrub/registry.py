@@ -84,12 +84,12 @@ _KNOBS = frozenset({"bias", "threshold"})
 
 def _entries() -> list[Registered]:
     m = [Registered("model", kind, 1, target) for kind, target in (
-        ("crf", "notescrub.detect.crf:load_pipeline"),
-        ("crfd", "notescrub.detect.crfd:load_pipeline"),
+        ("crf", "notescrub.detect.crf.tagger:load_pipeline"),
+        ("crfd", "notescrub.detect.crf.statdeid:load_pipeline"),
         ("svm", "notescrub.detect.svm:load_pipeline"),
         ("hybrid", "notescrub.assemble:load_pipeline"),
-        ("lingpipe", "notescrub.detect.lingpipe:load_pipeline"),
-        ("rules", "notescrub.detect.rules:load_pipeline"),
+        ("lingpipe", "notescrub.detect.lingpipe.chunker:load_pipeline"),
+        ("rules", "notescrub.detect.rules.detector:load_pipeline"),
     )]
     c = [
         Registered("component", "rules", 1, "notescrub.assemble:build_rules",
@@ -110,12 +110,12 @@ def _entries() -> list[Registered]:
         Registered("component", "ner", 1, "notescrub.assemble:build_ner", _DETECTOR | {"labels", "cues"}),
     ]
     r = [
-        Registered("resolver", "longest", 1, "notescrub.detect.resolve:longest"),
-        Registered("resolver", "highest_score", 1, "notescrub.detect.resolve:highest_score"),
-        Registered("resolver", "union", 1, "notescrub.detect.resolve:union"),
-        Registered("resolver", "vote", 1, "notescrub.detect.vote:Vote", frozenset({"min_votes", "extent"})),
-        Registered("resolver", "priority", 1, "notescrub.detect.resolve:Priority", frozenset({"order"})),
-        Registered("resolver", "cover", 1, "notescrub.detect.resolve:Cover", frozenset({"base"})),
+        Registered("resolver", "longest", 1, "notescrub.detect.spans.resolve:longest"),
+        Registered("resolver", "highest_score", 1, "notescrub.detect.spans.resolve:highest_score"),
+        Registered("resolver", "union", 1, "notescrub.detect.spans.resolve:union"),
+        Registered("resolver", "vote", 1, "notescrub.detect.spans.vote:Vote", frozenset({"min_votes", "extent"})),
+        Registered("resolver", "priority", 1, "notescrub.detect.spans.resolve:Priority", frozenset({"order"})),
+        Registered("resolver", "cover", 1, "notescrub.detect.spans.resolve:Cover", frozenset({"base"})),
     ]
     return m + c + r
 

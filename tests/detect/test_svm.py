@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from notescrub.detect.crfd import StatDeidCRF
+from notescrub.detect.crf.statdeid import StatDeidCRF
 from notescrub.detect.svm import SVMTagger, _matrix, _vocabulary, featurizer_from_config
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer

@@ -149,14 +149,14 @@ class Progress:
 
 class TrainingProgress:
     """Iterations of the models being trained (``train``): the listener of
-    :func:`notescrub.detect.train_events.listening`.
+    :func:`notescrub.detect.crf.train_events.listening`.
 
     On a terminal a bar per model with iterations done / max, the loss and the elapsed
     time; otherwise one plain line every ``interval`` seconds and one when a model's
     optimisation ends; nothing with ``quiet``. Everything goes to stderr.
 
     >>> import io
-    >>> from notescrub.detect.train_events import TrainingStep
+    >>> from notescrub.detect.crf.train_events import TrainingStep
     >>> out = io.StringIO()
     >>> with TrainingProgress(stream=out, interval=0) as p:
     ...     p(TrainingStep("crf", 1, 3, 90.5)); p(TrainingStep("crf", 2, 3, 40.25)); p(TrainingStep("crf", 2, 3, 40.25, done=True))
@@ -195,7 +195,7 @@ class TrainingProgress:
             self._bar = None
 
     def __call__(self, step: Any) -> None:
-        """Take one :class:`~notescrub.detect.train_events.TrainingStep`."""
+        """Take one :class:`~notescrub.detect.crf.train_events.TrainingStep`."""
         if self.quiet:
             return
         if step.model != self._model or (step.iteration <= 1 and not step.done):  # the next model
