@@ -6,7 +6,8 @@ takes the whole window, "Barney Convalescent Hospital") or *remove* it (a ``Date
 in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
 ``[[rule]]`` table of a TOML file (``resources/postprocess/default.toml`` is packaged):
 
-* ``name`` (unique), ``action`` (``"extend"``, ``"drop"`` or ``"merge"``), ``types``
+* ``name`` (unique), ``action`` (``"extend"``, ``"drop"``, ``"merge"``, ``"grow"`` or
+  ``"split"``; each is its own small rule class), ``types``
   (canonical i2b2-2014 subtypes or native labels the rule applies to; empty = all),
   ``description``;
 * ``extend``: ``heads`` (phrases) and/or ``lexicon`` (a lexicon name; its entries are
@@ -59,7 +60,8 @@ from notescrub.errors import ConfigError
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document, Span
 
-__all__ = ["ACTIONS", "PostProcessor", "PostRule", "load_post_rules", "packaged_post_files"]
+__all__ = ["ACTIONS", "DropRule", "ExtendRule", "GrowRule", "MergeRule", "PostProcessor", "PostRule", "SplitRule",
+           "load_post_rules", "packaged_post_files"]
 
 log = logging.getLogger(__name__)
 
@@ -84,32 +86,18 @@ _POSSESSIVE = re.compile(r"['’]s\b|(?<=s)['’]")
 
 @dataclass(frozen=True)
 class PostRule:
-    """One validated post-processing rule (see the module docstring for the fields)."""
+    """What every post-processing rule has: a name, the types it applies to, its origin.
+
+    Each action is its own small class (:class:`ExtendRule`, :class:`DropRule`,
+    :class:`MergeRule`, :class:`GrowRule`, :class:`SplitRule`) with only its own fields and
+    a :meth:`run` that maps one document's sorted spans to the corrected ones.
+    """
 
     name: str
-    action: str
     types: frozenset[str] = frozenset()
-    heads: tuple[tuple[str, ...], ...] = ()
-    direction: str = "right"
-    max_tokens: int = 3
-    head_capitalised: bool = True
-    require_capital: bool = False
-    span_pattern: re.Pattern[str] | None = None
-    chunk_pattern: re.Pattern[str] | None = None
-    context_pattern: re.Pattern[str] | None = None
-    before_pattern: re.Pattern[str] | None = None
-    after_pattern: re.Pattern[str] | None = None
-    window: int = 20
-    all_in: tuple[str, ...] = ()
-    gap_pattern: re.Pattern[str] | None = None
-    left_pattern: re.Pattern[str] | None = None
-    right_pattern: re.Pattern[str] | None = None
-    split_pattern: re.Pattern[str] | None = None
-    strip_left_pattern: re.Pattern[str] | None = None
-    strip_right_pattern: re.Pattern[str] | None = None
-    keep_in: tuple[str, ...] = ()
     description: str = ""
     origin: str = ""
+    action = ""  # the TOML ``action`` of the subclass
 
     def applies_to(self, span: Span) -> bool:
         """Whether the rule's ``types`` cover ``span`` (by native label or canonical subtype)."""
@@ -123,6 +111,22 @@ class PostRule:
     def _applies(self) -> dict[str, bool]:
         """label -> :meth:`applies_to` (it depends on the label only)."""
         return {}
+
+    def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
+        """The spans after this rule (``spans`` sorted by :meth:`Span.sort_key`)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ExtendRule(PostRule):
+    """``extend``: a span takes a neighbouring head phrase ("Barney Convalescent" + "Hospital")."""
+
+    heads: tuple[tuple[str, ...], ...] = ()
+    direction: str = "right"
+    max_tokens: int = 3
+    head_capitalised: bool = True
+    require_capital: bool = False
+    action = "extend"
 
     @cached_property
     def heads_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
@@ -139,6 +143,66 @@ class PostRule:
         for h in self.heads:
             out.setdefault(h[-1], []).append(h)
         return {k: tuple(v) for k, v in out.items()}
+
+    def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
+        return _dedupe([_extend(self, doc, view, s) if self.applies_to(s) else s for s in spans])
+
+
+@dataclass(frozen=True)
+class DropRule(PostRule):
+    """``drop``: a span goes when every given condition holds (patterns, lexicons)."""
+
+    span_pattern: re.Pattern[str] | None = None
+    chunk_pattern: re.Pattern[str] | None = None
+    context_pattern: re.Pattern[str] | None = None
+    before_pattern: re.Pattern[str] | None = None
+    after_pattern: re.Pattern[str] | None = None
+    window: int = 20
+    all_in: tuple[str, ...] = ()
+    action = "drop"
+
+    def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
+        return [s for s in spans if not (self.applies_to(s) and _drop(self, doc, s))]
+
+
+@dataclass(frozen=True)
+class MergeRule(PostRule):
+    """``merge``: two spans of one label with only ``gap_pattern`` between them become one."""
+
+    gap_pattern: re.Pattern[str] | None = None
+    action = "merge"
+
+    def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
+        return _merge(self, doc, spans)
+
+
+@dataclass(frozen=True)
+class GrowRule(PostRule):
+    """``grow``: a span takes the text its ``left_pattern``/``right_pattern`` match next to it."""
+
+    left_pattern: re.Pattern[str] | None = None
+    right_pattern: re.Pattern[str] | None = None
+    window: int = 20
+    action = "grow"
+
+    def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
+        return _dedupe([_grow(self, doc, s) if self.applies_to(s) else s for s in spans])
+
+
+@dataclass(frozen=True)
+class SplitRule(PostRule):
+    """``split``: a span is cut at ``split_pattern``; pieces made of ``all_in`` words go."""
+
+    split_pattern: re.Pattern[str] | None = None
+    strip_left_pattern: re.Pattern[str] | None = None
+    strip_right_pattern: re.Pattern[str] | None = None
+    all_in: tuple[str, ...] = ()
+    keep_in: tuple[str, ...] = ()
+    action = "split"
+
+    def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
+        return sorted((p for s in spans for p in (_split(self, doc, s) if self.applies_to(s) else [s])),
+                      key=Span.sort_key)
 
 
 # --------------------------------------------------------------------------- loading
@@ -206,7 +270,7 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
     types = raw.get("types", [])
     if not isinstance(types, list) or not all(isinstance(t, str) and t for t in types):
         raise fail("types must be a list of labels")
-    common: dict[str, Any] = {"name": name, "action": action, "types": frozenset(types),
+    common: dict[str, Any] = {"name": name, "types": frozenset(types),
                               "description": str(raw.get("description", "")), "origin": f"{Path(path).name}:{line}"}
     if action == "extend":
         direction = raw.get("direction", "right")
@@ -215,7 +279,7 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
         max_tokens = raw.get("max_tokens", 3)
         if not isinstance(max_tokens, int) or not 0 <= max_tokens <= 10:
             raise fail("max_tokens must be an integer in 0..10")
-        return PostRule(**common, heads=_heads(raw, fail), direction=direction, max_tokens=max_tokens,
+        return ExtendRule(**common, heads=_heads(raw, fail), direction=direction, max_tokens=max_tokens,
                         head_capitalised=bool(raw.get("head_capitalised", True)),
                         require_capital=bool(raw.get("require_capital", False)))
     if action == "grow":
@@ -225,7 +289,7 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
             raise fail("a grow rule needs left_pattern and/or right_pattern")
         if left is not None and not left.pattern.endswith("$"):
             raise fail("left_pattern must end with '$' (it matches the text right before the span)")
-        return PostRule(**common, left_pattern=left, right_pattern=right, window=_window(raw, fail))
+        return GrowRule(**common, left_pattern=left, right_pattern=right, window=_window(raw, fail))
     if action == "split":
         split = _regex(raw.get("split_pattern"), "split_pattern", fail)
         if split is None:
@@ -234,14 +298,14 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
         right = _regex(raw.get("strip_right_pattern"), "strip_right_pattern", fail)
         if right is not None and not right.pattern.endswith("$"):
             raise fail("strip_right_pattern must end with '$'")
-        return PostRule(**common, split_pattern=split, strip_left_pattern=left, strip_right_pattern=right,
+        return SplitRule(**common, split_pattern=split, strip_left_pattern=left, strip_right_pattern=right,
                         all_in=_lexicon_names(raw, fail), keep_in=_lexicon_names(raw, fail, "keep_in"))
     if action == "drop":
         if not any(k in raw for k in _DROP_CONDITIONS):
             raise fail(f"a drop rule needs at least one of {', '.join(_DROP_CONDITIONS)}")
         all_in = _lexicon_names(raw, fail)
         window = _window(raw, fail)
-        return PostRule(**common, span_pattern=_regex(raw.get("span_pattern"), "span_pattern", fail),
+        return DropRule(**common, span_pattern=_regex(raw.get("span_pattern"), "span_pattern", fail),
                         chunk_pattern=_regex(raw.get("chunk_pattern"), "chunk_pattern", fail),
                         context_pattern=_regex(raw.get("context_pattern"), "context_pattern", fail),
                         before_pattern=_regex(raw.get("before_pattern"), "before_pattern", fail),
@@ -250,7 +314,7 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
     gap = _regex(raw.get("gap_pattern"), "gap_pattern", fail)
     if gap is None:
         raise fail("a merge rule needs gap_pattern")
-    return PostRule(**common, gap_pattern=gap)
+    return MergeRule(**common, gap_pattern=gap)
 
 
 def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple[str, ...]:
@@ -354,18 +418,7 @@ class PostProcessor:
             return list(out)
         view = token_view(doc)
         for rule in self.rules:
-            if rule.action == "extend":
-                out = [_extend(rule, doc, view, s) if rule.applies_to(s) else s for s in out]
-                out = _dedupe(out)
-            elif rule.action == "drop":
-                out = [s for s in out if not (rule.applies_to(s) and _drop(rule, doc, s))]
-            elif rule.action == "grow":
-                out = _dedupe([_grow(rule, doc, s) if rule.applies_to(s) else s for s in out])
-            elif rule.action == "split":
-                out = sorted((p for s in out for p in (_split(rule, doc, s) if rule.applies_to(s) else [s])),
-                             key=Span.sort_key)
-            else:
-                out = _merge(rule, doc, out)
+            out = rule.run(doc, view, out)
         return out
 
     def __repr__(self) -> str:
@@ -396,7 +449,7 @@ def _lower_tokens(doc: Document, view: TokenView) -> list[str]:
     return doc.cached("notescrub.post.lower_tokens", lambda d: [t.text.lower() for t in view.tokens])
 
 
-def _extend(rule: PostRule, doc: Document, view: TokenView, s: Span) -> Span:
+def _extend(rule: ExtendRule, doc: Document, view: TokenView, s: Span) -> Span:
     idx = view.tokens_in(s.start, s.end)
     if not len(idx) or (rule.require_capital and not _capitalised(doc.text[s.start : s.end])):
         return s
@@ -426,26 +479,26 @@ def _extend(rule: PostRule, doc: Document, view: TokenView, s: Span) -> Span:
     return s.with_(start=new_start, end=new_end, meta={**s.meta, "post": rule.name})
 
 
-def _head_case_ok(rule: PostRule, view: TokenView, p: int) -> bool:
+def _head_case_ok(rule: ExtendRule, view: TokenView, p: int) -> bool:
     return not rule.head_capitalised or _capitalised(view.tokens[p].text)
 
 
-def _head_at(rule: PostRule, view: TokenView, low: list[str], p: int) -> int:
+def _head_at(rule: ExtendRule, view: TokenView, low: list[str], p: int) -> int:
     for head in rule.heads_by_first.get(low[p], ()):
         if tuple(low[p : p + len(head)]) == head and _head_case_ok(rule, view, p):
             return len(head)
     return 0
 
 
-def _ends_with_head(rule: PostRule, low: list[str], i: int, j: int) -> bool:
+def _ends_with_head(rule: ExtendRule, low: list[str], i: int, j: int) -> bool:
     return j > i and any(j - len(h) >= i and tuple(low[j - len(h) : j]) == h for h in rule.heads_by_last.get(low[j - 1], ()))
 
 
-def _starts_with_head(rule: PostRule, low: list[str], i: int, j: int) -> bool:
+def _starts_with_head(rule: ExtendRule, low: list[str], i: int, j: int) -> bool:
     return j > i and any(i + len(h) <= j and tuple(low[i : i + len(h)]) == h for h in rule.heads_by_first.get(low[i], ()))
 
 
-def _drop(rule: PostRule, doc: Document, s: Span) -> bool:
+def _drop(rule: DropRule, doc: Document, s: Span) -> bool:
     text = doc.text
     piece = text[s.start : s.end]
     if rule.span_pattern is not None and not rule.span_pattern.search(piece):
@@ -496,7 +549,7 @@ def _any_in(piece: str, names: Sequence[str]) -> bool:
     return any(w.lower() in lx for w in _WORD.findall(_POSSESSIVE.sub("", piece)) for lx in lexica)
 
 
-def _grow(rule: PostRule, doc: Document, s: Span) -> Span:
+def _grow(rule: GrowRule, doc: Document, s: Span) -> Span:
     text = doc.text
     la, lb = _line_bounds(text, s.start, s.end)
     start, end = s.start, s.end
@@ -513,7 +566,7 @@ def _grow(rule: PostRule, doc: Document, s: Span) -> Span:
     return s.with_(start=start, end=end, meta={**s.meta, "post": rule.name})
 
 
-def _split(rule: PostRule, doc: Document, s: Span) -> list[Span]:
+def _split(rule: SplitRule, doc: Document, s: Span) -> list[Span]:
     assert rule.split_pattern is not None
     text = doc.text
     cuts = [m for m in rule.split_pattern.finditer(text, s.start, s.end) if m.end() > m.start()]
@@ -547,7 +600,7 @@ def _split(rule: PostRule, doc: Document, s: Span) -> list[Span]:
     return out or [s]  # nothing left that looks like PHI: keep the span whole rather than lose it
 
 
-def _merge(rule: PostRule, doc: Document, spans: list[Span]) -> list[Span]:
+def _merge(rule: MergeRule, doc: Document, spans: list[Span]) -> list[Span]:
     assert rule.gap_pattern is not None
     out: list[Span] = []
     for s in spans:
