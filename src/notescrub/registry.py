@@ -31,7 +31,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from notescrub import options as opt
 from notescrub.errors import ModelError
+from notescrub.options import field_names
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -56,7 +58,8 @@ class Registered:
     """One registry entry.
 
     ``target`` is ``"module:function"``; ``options`` the option keys the entry accepts
-    (components and resolvers); ``submodels`` the model kinds a trained component's ``dir``
+    (components and resolvers); ``settings`` the options dataclass a component's factory
+    receives (:mod:`notescrub.options`); ``submodels`` the model kinds a trained component's ``dir``
     may hold (empty: the component is built from options alone); ``knobs`` the decoding
     knobs a component takes at build time (``--recall-bias`` sets ``bias``).
     """
@@ -68,6 +71,7 @@ class Registered:
     options: frozenset[str] = frozenset()
     submodels: tuple[str, ...] = ()
     knobs: frozenset[str] = frozenset()
+    settings: type | None = None
 
     @property
     def name(self) -> str:
@@ -78,8 +82,13 @@ class Registered:
         return bool(self.submodels)
 
 
-_DETECTOR = frozenset({"enabled", "types", "relabel"})  # every detector component takes these
 _KNOBS = frozenset({"bias", "threshold"})
+
+
+def _component(kind: str, factory: str, settings: type, submodels: tuple[str, ...] = (),
+               knobs: frozenset[str] = frozenset()) -> Registered:
+    return Registered("component", kind, 1, f"notescrub.assemble:{factory}", field_names(settings), submodels, knobs,
+                      settings)
 
 
 def _entries() -> list[Registered]:
@@ -92,22 +101,15 @@ def _entries() -> list[Registered]:
         ("rules", "notescrub.detect.rules.detector:load_pipeline"),
     )]
     c = [
-        Registered("component", "rules", 1, "notescrub.assemble:build_rules",
-                   _DETECTOR | {"lang", "files", "labels", "propagate"}),
-        Registered("component", "dictionary", 1, "notescrub.assemble:build_dictionary",
-                   _DETECTOR | {"kinds", "mode", "lang"}),
-        Registered("component", "crf", 1, "notescrub.assemble:build_trained", _DETECTOR | _KNOBS,
-                   ("crf", "crfd"), _KNOBS),
-        Registered("component", "svm", 1, "notescrub.assemble:build_trained", _DETECTOR, ("svm",)),
-        Registered("component", "lingpipe", 1, "notescrub.assemble:build_trained", _DETECTOR, ("lingpipe",)),
-        Registered("component", "two_pass", 1, "notescrub.assemble:build_two_pass",
-                   _DETECTOR | {"sources", "min_score", "harvest_types", "min_chars", "max_zipf", "split_names",
-                                "derived_forms", "lang"}),
-        Registered("component", "postprocess", 1, "notescrub.assemble:build_postprocessor",
-                   frozenset({"enabled", "targets", "files", "rules"})),
-        Registered("component", "stacked", 1, "notescrub.assemble:build_stacked", _DETECTOR | _KNOBS | {"feeders"},
-                   ("crf",), _KNOBS),
-        Registered("component", "ner", 1, "notescrub.assemble:build_ner", _DETECTOR | {"labels", "cues"}),
+        _component("rules", "build_rules", opt.RulesOptions),
+        _component("dictionary", "build_dictionary", opt.DictionaryOptions),
+        _component("crf", "build_trained", opt.CrfOptions, ("crf", "crfd"), _KNOBS),
+        _component("svm", "build_trained", opt.TrainedOptions, ("svm",)),
+        _component("lingpipe", "build_trained", opt.TrainedOptions, ("lingpipe",)),
+        _component("two_pass", "build_two_pass", opt.TwoPassOptions),
+        _component("postprocess", "build_postprocessor", opt.PostprocessOptions),
+        _component("stacked", "build_stacked", opt.StackedOptions, ("crf",), _KNOBS),
+        _component("ner", "build_ner", opt.NerOptions),
     ]
     r = [
         Registered("resolver", "longest", 1, "notescrub.detect.spans.resolve:longest"),
