@@ -275,7 +275,11 @@ RESOLVERS["vote"] = Vote(2)
 
 
 def get_resolver(name: str) -> Resolver:
-    """Look up a resolver by name (``longest``, ``highest_score``, ``union``)."""
+    """Look up a resolver by name (``longest``, ``highest_score``, ``union``, ``vote`` with two votes).
+
+    ``priority`` and ``cover`` take options: build them with
+    :func:`notescrub.assemble.resolver_from_spec`.
+    """
     try:
         return RESOLVERS[name]
     except KeyError:
