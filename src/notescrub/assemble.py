@@ -4,8 +4,8 @@ One entry point, :func:`build`, for every caller (CLI, API, service, Spark, scri
 
     build(model, preset=None, overrides=None, recall_bias=None, threshold=None) -> Pipeline
 
-It reads the model (:mod:`notescrub.modeldir` for hybrid models, the ``model`` section of
-:data:`notescrub.registry.REGISTRY` for single-kind ones), layers the preset and the
+It reads the model as a hybrid model (:func:`notescrub.modeldir.read_model`; a single-kind
+directory becomes a one-component model), layers the preset and the
 ``overrides`` over the component options, and turns the decoding knobs into options of
 the components that take them (``bias = -recall_bias``, ``threshold``) before anything is
 built: nothing is changed on a pipeline after it is made, and no component refers back to
@@ -41,7 +41,7 @@ from notescrub.config import META_FILE, ComponentSpec
 from notescrub.detect.base import Detector
 from notescrub.detect.rules.negative_cues import share_negative_cues
 from notescrub.errors import ConfigError, ModelError, NotescrubError
-from notescrub.modeldir import HybridModel
+from notescrub.modeldir import HybridModel, read_model
 from notescrub.options import (
     DictionaryOptions,
     NerOptions,
@@ -52,10 +52,10 @@ from notescrub.options import (
     TwoPassOptions,
     options_for,
 )
-from notescrub.registry import DEFAULT_MODEL, component, load_model, model_dir, read_model_meta, resolve_target
+from notescrub.registry import DEFAULT_MODEL, component, model_dir, read_model_meta, resolve_target
 from notescrub.types import Document, Span
 
-__all__ = ["Component", "SubPipeline", "assemble", "build", "load_pipeline", "resolver_from_spec"]
+__all__ = ["Component", "assemble", "build", "load_pipeline", "resolver_from_spec"]
 
 
 # --------------------------------------------------------------------------- entry points
@@ -74,28 +74,15 @@ def build(model: str | Path | HybridModel | None = None, preset: str | None = No
         return _build_hybrid(model, preset, overrides, recall_bias, threshold, str(model.name))
     d = model_dir(model or DEFAULT_MODEL)
     kind = read_model_meta(d).get("kind")
-    if kind == "hybrid":
-        hybrid = HybridModel.load(d)
-        try:
-            return _build_hybrid(hybrid, preset, overrides, recall_bias, threshold, str(model or DEFAULT_MODEL))
-        except ConfigError as exc:
-            if recall_bias is not None or threshold is not None:
-                raise
-            raise ModelError(exc.reason, path=d / META_FILE) from None
-    if preset is not None:
+    if preset is not None and kind != "hybrid":
         raise ModelError(f"--preset needs a hybrid model; this one is of kind {kind!r}", path=d)
-    if overrides:
-        raise ModelError(f"component overrides need a hybrid model; this one is of kind {kind!r}", path=d)
-    pipe = load_model(d)  # freshly loaded: its detectors are this pipeline's own
-    for knob, value in (("bias", None if recall_bias is None else -float(recall_bias)), ("threshold", threshold)):
-        if value is None:
-            continue
-        tuned = [det for det in pipe.detectors if hasattr(det, "bias") and hasattr(det, "threshold")]
-        if not tuned:
-            raise ConfigError(_no_knob(knob, str(model or DEFAULT_MODEL)))
-        for det in tuned:
-            setattr(det, knob, value)
-    return pipe
+    hybrid = read_model(d)  # single-kind directories become one-component models
+    try:
+        return _build_hybrid(hybrid, preset, overrides, recall_bias, threshold, str(model or DEFAULT_MODEL))
+    except ConfigError as exc:
+        if recall_bias is not None or threshold is not None:
+            raise
+        raise ModelError(exc.reason, path=d / META_FILE) from None
 
 
 def load_pipeline(directory: str | Path, preset: str | None = None) -> Any:
@@ -376,16 +363,3 @@ def _crf_featurizer(inner: Any) -> Any:
     if type(inner) is not CRFTagger or inner.featurizer is None:
         return None
     return inner.featurizer
-
-
-class SubPipeline(Detector):
-    """A multi-detector sub-model used as one component (its final layer)."""
-
-    def __init__(self, pipeline: Any, name: str) -> None:
-        self.pipeline = pipeline
-        self.name = name
-
-    def detect(self, doc: Document) -> list[Span]:
-        work = doc.copy(layers=False)
-        return list(self.pipeline(work).layer(self.pipeline.output_layer))
-

@@ -13,8 +13,8 @@ Factories are ``"module:function"`` strings imported on first use, so importing 
 registry stays cheap. Packaged models live in ``notescrub/models/<name>/`` and are selected
 by name (``--model es-meddocan``); anything else is a path.
 
->>> sorted(KIND_LOADERS)[:2]
-['crf', 'crfd']
+>>> kinds("model")
+['hybrid', 'rules', 'crf', 'crfd', 'svm', 'lingpipe']
 >>> component("stacked").name, sorted(component("stacked").knobs)
 ('notescrub.component.stacked.v1', ['bias', 'threshold'])
 >>> lookup("notescrub.resolver.cover.v1").options
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -37,7 +36,6 @@ from notescrub.options import field_names
 
 __all__ = [
     "DEFAULT_MODEL",
-    "KIND_LOADERS",
     "REGISTRY",
     "Registered",
     "component",
@@ -45,6 +43,7 @@ __all__ = [
     "load_model",
     "lookup",
     "model_dir",
+    "model_kind",
     "packaged_models",
     "read_model_meta",
     "resolve_target",
@@ -57,7 +56,10 @@ DEFAULT_MODEL = "en-default"
 class Registered:
     """One registry entry.
 
-    ``target`` is ``"module:function"``; ``options`` the option keys the entry accepts
+    ``target`` is ``"module:function"`` (``"module:Class.method"`` works too): for a model
+    kind, the reader that turns a directory of that kind into a hybrid model (single-kind
+    directories become one-component models); ``loads`` (trained model kinds) the function
+    that loads the trained object itself; ``options`` the option keys the entry accepts
     (components and resolvers); ``settings`` the options dataclass a component's factory
     receives (:mod:`notescrub.options`); ``submodels`` the model kinds a trained component's ``dir``
     may hold (empty: the component is built from options alone); ``knobs`` the decoding
@@ -72,6 +74,7 @@ class Registered:
     submodels: tuple[str, ...] = ()
     knobs: frozenset[str] = frozenset()
     settings: type | None = None
+    loads: str = ""
 
     @property
     def name(self) -> str:
@@ -92,14 +95,16 @@ def _component(kind: str, factory: str, settings: type, submodels: tuple[str, ..
 
 
 def _entries() -> list[Registered]:
-    m = [Registered("model", kind, 1, target) for kind, target in (
-        ("crf", "notescrub.detect.crf.tagger:load_pipeline"),
-        ("crfd", "notescrub.detect.crf.statdeid:load_pipeline"),
-        ("svm", "notescrub.detect.svm:load_pipeline"),
-        ("hybrid", "notescrub.assemble:load_pipeline"),
-        ("lingpipe", "notescrub.detect.lingpipe.chunker:load_pipeline"),
-        ("rules", "notescrub.detect.rules.detector:load_pipeline"),
-    )]
+    m = [
+        Registered("model", "hybrid", 1, "notescrub.modeldir:read_hybrid"),
+        Registered("model", "rules", 1, "notescrub.modeldir:read_rules"),
+        *(Registered("model", kind, 1, "notescrub.modeldir:read_trained", loads=loads) for kind, loads in (
+            ("crf", "notescrub.detect.crf.tagger:load_tagger"),
+            ("crfd", "notescrub.detect.crf.statdeid:StatDeidCRF.load"),
+            ("svm", "notescrub.detect.svm:SVMTagger.load"),
+            ("lingpipe", "notescrub.detect.lingpipe.chunker:CharLmHmmChunker.load"),
+        )),
+    ]
     c = [
         _component("rules", "build_rules", opt.RulesOptions),
         _component("dictionary", "build_dictionary", opt.DictionaryOptions),
@@ -149,13 +154,20 @@ def component(kind: str) -> Registered:
 
 
 def resolve_target(target: str) -> Any:
-    """Import ``"module:attribute"`` and return the attribute."""
+    """Import ``"module:attribute"`` (``attribute`` may be dotted: ``Class.method``) and return it."""
     mod, attr = target.split(":")
-    return getattr(importlib.import_module(mod), attr)
+    obj: Any = importlib.import_module(mod)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
-#: model kind -> "module:function" taking the model directory and returning a Pipeline
-KIND_LOADERS: dict[str, str] = {e.kind: e.target for e in REGISTRY.values() if e.section == "model"}
+def model_kind(kind: Any, path: Path | None = None) -> Registered:
+    """The registered model kind ``kind`` (``model.json``'s ``kind``)."""
+    entry = _BY_KIND.get(("model", kind)) if isinstance(kind, str) else None
+    if entry is None:
+        raise ModelError(f"unknown model kind {kind!r}; known: {', '.join(kinds('model'))}", path=path)
+    return entry
 
 
 def packaged_models() -> list[str]:
@@ -196,14 +208,6 @@ def load_model(name_or_path: str | Path | None = None, preset: str | None = None
     ``preset`` picks an operating point of a hybrid model (``en-default``: ``balanced``,
     ``high-recall``, ``max-recall``...); ``None`` is the model's default.
     """
-    if preset is not None:
-        from notescrub.assemble import build
+    from notescrub.assemble import build
 
-        return build(name_or_path, preset)
-    directory = model_dir(name_or_path or DEFAULT_MODEL)
-    meta = read_model_meta(directory)
-    target = KIND_LOADERS.get(meta["kind"])
-    if target is None:
-        raise ModelError(f"unknown model kind {meta['kind']!r}; known: {', '.join(KIND_LOADERS)}", path=directory)
-    loader: Callable[[Path], Any] = resolve_target(target)
-    return loader(directory)
+    return build(name_or_path, preset)

@@ -43,7 +43,7 @@ __all__ = ["DICTIONARY_LABELS", "MODEL_META", "HDBaseline", "build", "build_pipe
 #: labels the H+D dictionaries can produce (``DictionaryDetector(mode="hd")``)
 DICTIONARY_LABELS = ("CITY", "COUNTRY", "DOCTOR", "HOSPITAL", "ORGANIZATION", "PATIENT", "PROFESSION", "STATE")
 
-#: model.json content of an H+D model directory (kind "rules", loaded by detect.rules.load_pipeline)
+#: model.json content of an H+D model directory (kind "rules", read by notescrub.modeldir.read_rules)
 MODEL_META: dict[str, Any] = {
     "kind": "rules",
     "name": "h-d",

@@ -15,7 +15,7 @@ import pytest
 from notescrub.detect.crf import kernels as crf_kernels
 from notescrub.detect.crf.decode import forward_backward, sequence_score, viterbi
 from notescrub.detect.crf.scorer import Scorer
-from notescrub.detect.crf.tagger import CRFTagger, load_pipeline, rank_for_review
+from notescrub.detect.crf.tagger import CRFTagger, rank_for_review
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer
 from notescrub.pipeline import Pipeline
@@ -201,7 +201,7 @@ def test_save_load_round_trip(fitted, docs, tmp_path):
     pipe = load_model(out)  # through the registry (kind "crf")
     res = pipe(docs[30].copy(layers=False))
     assert res.layer("phi") and res.layer("phi") == res.layer("crf")
-    assert load_pipeline(out).detectors[0].types_ == fitted.types_
+    assert load_model(out).detectors[0].inner.types_ == fitted.types_
 
 
 def test_save_is_atomic_and_refuses_overwrite(fitted, tmp_path):

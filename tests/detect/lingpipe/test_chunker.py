@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from notescrub.detect.bmewo import Codec
 from notescrub.detect.lingpipe.charlm import CharLmBank, log_prob_reference
-from notescrub.detect.lingpipe.chunker import CharLmHmmChunker, load_pipeline, sequence_tokens
+from notescrub.detect.lingpipe.chunker import CharLmHmmChunker, sequence_tokens
 from notescrub.errors import ConfigError, ModelError
 from notescrub.registry import load_model
 from notescrub.types import Document, Span
@@ -195,7 +195,7 @@ def test_save_load_pipeline(chunker, tmp_path):
     pipe = load_model(out)
     doc = pipe(Document("t", "Seen by Dr. Paz on 6/12."))
     assert [s.label for s in doc.layer("phi")] == ["DOCTOR", "DATE"]
-    assert load_pipeline(out).detectors[0].codec_.states == chunker.codec_.states
+    assert load_model(out).detectors[0].inner.codec_.states == chunker.codec_.states
     with pytest.raises(ConfigError):
         chunker.save(out)  # refuses to overwrite a non-empty directory
 

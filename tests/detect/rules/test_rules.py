@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notescrub.detect.rules.detector import RulesDetector, load_pipeline, load_rules, packaged_rule_files
+from notescrub.detect.rules.detector import RulesDetector, load_rules, packaged_rule_files
 from notescrub.errors import ConfigError, ModelError
+from notescrub.registry import load_model
 from notescrub.types import Document
 
 DET = RulesDetector()
@@ -197,13 +198,17 @@ def test_load_model_rules_en() -> None:
     assert ("Halvorsen Memorial Hospital", "HOSPITAL") in labels
 
 
-def test_load_pipeline_rejects_bad_model_dirs(tmp_path: Path) -> None:
+def test_rules_model_dirs_with_bad_content_are_refused_naming_the_file(tmp_path: Path) -> None:
     (tmp_path / "model.json").write_text(json.dumps({"kind": "rules", "rules": ["missing.toml"]}), encoding="utf-8")
-    with pytest.raises(ModelError, match=r"model\.json is invalid"):
-        load_pipeline(tmp_path)
-    (tmp_path / "model.json").write_text(json.dumps({"kind": "crf"}), encoding="utf-8")
-    with pytest.raises(ModelError, match="expected 'rules'"):
-        load_pipeline(tmp_path)
+    with pytest.raises(ModelError, match=r"missing\.toml") as info:
+        load_model(tmp_path)
+    assert str(tmp_path / "model.json") in str(info.value)
+    (tmp_path / "model.json").write_text(json.dumps({"kind": "rules", "dictionary": "yes"}), encoding="utf-8")
+    with pytest.raises(ModelError, match="'dictionary' must be a table"):
+        load_model(tmp_path)
+    (tmp_path / "model.json").write_text(json.dumps({"kind": "rules", "resolver": "magic"}), encoding="utf-8")
+    with pytest.raises(ModelError, match="unknown resolver 'magic'"):
+        load_model(tmp_path)
 
 
 # -- properties -------------------------------------------------------------------------------

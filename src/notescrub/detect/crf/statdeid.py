@@ -28,7 +28,7 @@ from notescrub.errors import ConfigError, ModelError
 from notescrub.features.extract import Featurizer
 from notescrub.types import Document, Span  # noqa: F401 - used by the doctest
 
-__all__ = ["KIND", "StatDeidCRF", "load_pipeline"]
+__all__ = ["KIND", "StatDeidCRF"]
 
 KIND = "crfd"
 
@@ -90,11 +90,3 @@ class StatDeidCRF(CRFTagger):
         return tagger
 
 
-def load_pipeline(directory: str | Path) -> Any:
-    """Registry loader for kind ``crfd``."""
-    from notescrub.pipeline import Pipeline
-    from notescrub.registry import read_model_meta
-
-    d = Path(directory)
-    meta = read_model_meta(d)
-    return Pipeline([StatDeidCRF.from_meta(d, meta)], name=f"crfd:{d.name}", metadata=meta)

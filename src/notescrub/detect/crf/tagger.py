@@ -15,7 +15,7 @@ kernel that :mod:`~notescrub.detect.crf.kernels` chose when the weights were set
   and stored by the pipeline in ``doc.metadata[detector name]``, so documents can be ranked
   for review (:func:`rank_for_review`).
 
-Models are directories (:meth:`CRFTagger.save`, :func:`load_pipeline`): ``model.crfsuite``
+Models are directories (:meth:`CRFTagger.save`, :func:`load_tagger`): ``model.crfsuite``
 plus ``model.json`` (kind ``crf``, labels, tagging scheme, feature configuration,
 training metadata, the model file's SHA-256), written atomically.
 
@@ -67,7 +67,6 @@ __all__ = [
     "MODEL_FILE",
     "CRFTagger",
     "Decoded",
-    "load_pipeline",
     "load_tagger",
     "rank_for_review",
 ]
@@ -496,17 +495,6 @@ def load_tagger(directory: str | Path) -> Detector:
 
         return ConsistencyTagger.from_meta(d, meta)
     return CRFTagger.from_meta(d, meta)
-
-
-def load_pipeline(directory: str | Path) -> Any:
-    """Registry loader for kind ``crf``: a :class:`~notescrub.pipeline.Pipeline` of the tagger."""
-    from notescrub.pipeline import Pipeline
-    from notescrub.registry import read_model_meta
-
-    d = Path(directory)
-    meta = read_model_meta(d)
-    det = load_tagger(d)
-    return Pipeline([det], name=str(meta.get("model_name") or d.name), metadata=meta)
 
 
 def rank_for_review(docs: Iterable[Document], key: str = "crf", per_token: bool = False) -> list[Document]:

@@ -61,7 +61,7 @@ from notescrub.text.tokenize import Token
 from notescrub.text.views import token_view
 from notescrub.types import GOLD, Document, Span
 
-__all__ = ["KIND", "CharLmHmmChunker", "load_pipeline", "sequence_tokens"]
+__all__ = ["KIND", "CharLmHmmChunker", "sequence_tokens"]
 
 log = logging.getLogger(__name__)
 
@@ -354,10 +354,3 @@ def _read_rescorer(path: Path) -> Any:
         raise ModelError(f"model file cannot be read: {exc}", path=path) from None
 
 
-def load_pipeline(directory: str | Path):  # -> Pipeline
-    """Registry loader for ``{"kind": "lingpipe"}`` model directories."""
-    from notescrub.pipeline import Pipeline
-
-    chunker = CharLmHmmChunker.load(directory)
-    meta = _read_meta(Path(directory))
-    return Pipeline([chunker], name=f"lingpipe:{Path(directory).name}", metadata=meta)

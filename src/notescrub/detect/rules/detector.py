@@ -51,10 +51,10 @@ from notescrub.detect.base import Detector
 from notescrub.detect.rules.negative_cues import NegativeCues
 from notescrub.detect.rules.start_index import StartIndex
 from notescrub.detect.spans.resolve import Blocks, highest_score
-from notescrub.errors import ConfigError, LabelError, ModelError
+from notescrub.errors import ConfigError, LabelError
 from notescrub.types import Document, Span
 
-__all__ = ["VALIDATORS", "Rule", "RuleSet", "RulesDetector", "load_pipeline", "load_rules", "packaged_rule_files"]
+__all__ = ["VALIDATORS", "Rule", "RuleSet", "RulesDetector", "load_rules", "packaged_rule_files"]
 
 log = logging.getLogger(__name__)
 
@@ -676,39 +676,6 @@ def _resolve(spans: list[Span]) -> list[Span]:
 
 
 # --------------------------------------------------------------------------- packaged model
-def load_pipeline(directory: str | Path):  # -> Pipeline
-    """Loader for model directories of kind ``"rules"`` (see :mod:`notescrub.registry`).
-
-    ``model.json`` fields: ``rules`` (rule file names or paths relative to the directory;
-    default all packaged rules of ``lang``), ``lang``, ``labels``, ``dictionary``
-    (``null``/absent: no dictionary detector; a table: keyword arguments of
-    :class:`~notescrub.detect.dictionary.DictionaryDetector`), ``resolver``.
-    """
-    from notescrub.detect.spans.resolve import get_resolver
-    from notescrub.pipeline import Pipeline
-    from notescrub.registry import read_model_meta
-
-    d = Path(directory)
-    meta = read_model_meta(d)
-    if meta.get("kind") != "rules":
-        raise ModelError(f"model kind is {meta.get('kind')!r}, expected 'rules'", path=d / "model.json")
-    lang = meta.get("lang", "en")
-    files = meta.get("rules")
-    if files is not None:
-        files = [str(d / f) if (d / f).is_file() else f for f in files]
-    try:
-        detectors: list[Detector] = [RulesDetector(files, lang=lang, labels=meta.get("labels"))]
-        dict_cfg = meta.get("dictionary")
-        if dict_cfg is not None:
-            from notescrub.detect.dictionary import DictionaryDetector
-
-            detectors.append(DictionaryDetector(**dict_cfg))
-        resolver = get_resolver(meta.get("resolver", "highest_score"))
-    except (TypeError, ConfigError) as exc:
-        raise ModelError(f"model.json is invalid: {exc}", path=d / "model.json") from None
-    return Pipeline(detectors, resolver=resolver, name=meta.get("name", d.name), metadata=meta)
-
-
 def rules_summary(rs: RuleSet) -> str:
     """A JSON summary (name, label, origin) of a rule set, for docs and debugging."""
     return json.dumps([{"name": r.name, "label": r.label, "origin": r.origin} for r in rs.rules], indent=1)
