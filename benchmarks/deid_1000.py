@@ -63,7 +63,7 @@ def _prepare_install() -> None:
     import notescrub
 
     compileall.compile_dir(str(Path(notescrub.__file__).parent), quiet=1)
-    subprocess.run([sys.executable, "-c", "from notescrub.detect.crf_kernels import kernel; kernel('numba')"],
+    subprocess.run([sys.executable, "-c", "from notescrub.detect.crf.kernels import kernel; kernel('numba')"],
                    check=False)
 
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from lowo_en_default import writer_docs
 
-from notescrub.detect.rules import RulesDetector
+from notescrub.detect.rules.detector import RulesDetector
 from notescrub.taxonomy import canonical, category_of
 
 

@@ -124,7 +124,7 @@ def main() -> None:
         docs = list(pipe.pipe(docs))
         layer = pipe.output_layer
     else:
-        from notescrub.detect.rules import RulesDetector
+        from notescrub.detect.rules.detector import RulesDetector
 
         det = RulesDetector()
         for d in docs:

@@ -35,7 +35,7 @@ from typing import Any
 
 from notescrub.cli.main import main as cli
 from notescrub.config import ComponentSpec
-from notescrub.detect.crf import CRFTagger
+from notescrub.detect.crf.tagger import CRFTagger
 from notescrub.io import read_corpus, write_corpus
 from notescrub.modeldir import HybridModel
 from notescrub.recipes import carafe

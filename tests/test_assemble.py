@@ -13,8 +13,8 @@ import pytest
 from notescrub.assemble import Component, build, load_pipeline
 from notescrub.config import ComponentSpec
 from notescrub.detect.base import inner_detector
-from notescrub.detect.crf import CRFTagger
-from notescrub.detect.rules import RulesDetector
+from notescrub.detect.crf.tagger import CRFTagger
+from notescrub.detect.rules.detector import RulesDetector
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer
 from notescrub.modeldir import HybridModel

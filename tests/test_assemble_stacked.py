@@ -4,7 +4,7 @@ import pathlib
 
 from notescrub.assemble import load_pipeline
 from notescrub.config import ComponentSpec
-from notescrub.detect.crf import CRFTagger
+from notescrub.detect.crf.tagger import CRFTagger
 from notescrub.features import Featurizer
 from notescrub.modeldir import HybridModel
 from notescrub.types import Document, Span
@@ -14,8 +14,8 @@ def _model(tmp_path: pathlib.Path) -> pathlib.Path:
     docs = [Document(f"d{i}", "Seen by Dr. Ruiz on 03/18/2091.", layers={"gold": [
         Span(12, 16, "DOCTOR"), Span(20, 30, "DATE")]}) for i in range(3)]
     crf = CRFTagger(Featurizer(groups=("lexical",)), max_iterations=5)
-    from notescrub.detect.rules import RulesDetector
-    from notescrub.detect.stacked import StackedCRF
+    from notescrub.detect.crf.stacked import StackedCRF
+    from notescrub.detect.rules.detector import RulesDetector
 
     StackedCRF(crf, [RulesDetector()]).fit(docs)
     comps = [ComponentSpec("rules", "rules", options={"enabled": False}),

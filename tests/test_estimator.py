@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from notescrub.detect.consistency import ConsistencyTagger
-from notescrub.detect.crf import CRFTagger
-from notescrub.detect.crfd import StatDeidCRF
-from notescrub.detect.lingpipe import CharLmHmmChunker
-from notescrub.detect.stacked import StackedCRF
+from notescrub.detect.crf.consistency import ConsistencyTagger
+from notescrub.detect.crf.stacked import StackedCRF
+from notescrub.detect.crf.statdeid import StatDeidCRF
+from notescrub.detect.crf.tagger import CRFTagger
+from notescrub.detect.lingpipe.chunker import CharLmHmmChunker
 from notescrub.detect.svm import SVMTagger
 from notescrub.errors import ConfigError, ModelError
 from notescrub.estimator import Params, clone

@@ -47,7 +47,7 @@ class _Fixed(Detector):
 
 
 def test_cover_resolution_trims_remainders_against_the_text():
-    from notescrub.detect.resolve import Cover
+    from notescrub.detect.spans.resolve import Cover
 
     # 'Ann Lee' (longest) wins; the losers' parts outside it are ', MD' (trimmed to 'MD') and
     # ', ' (no letter or digit: dropped, not redacted as a DOCTOR)

@@ -13,8 +13,8 @@ import re
 import pytest
 
 import notescrub
-from notescrub.detect.postprocess import load_post_rules
-from notescrub.detect.rules import load_rules
+from notescrub.detect.rules.detector import load_rules
+from notescrub.detect.spans.postprocess import load_post_rules
 
 regexploit_sre = pytest.importorskip("regexploit.ast.sre")
 redos = pytest.importorskip("regexploit.redos")
@@ -58,14 +58,14 @@ def test_the_checker_finds_a_catastrophic_pattern():
 
 def test_no_packaged_pattern_backtracks_quadratically():
     """``\\s*:?\\s*$`` on "ID" + 25,000 blanks + "x" took 256 s in the section splitter."""
-    from notescrub.detect.pattern_audit import quadratic_pairs
+    from notescrub.detect.rules.pattern_audit import quadratic_pairs
 
     bad = {name: pairs for name, pat in packaged_patterns().items() if (pairs := quadratic_pairs(pat.pattern, pat.flags))}
     assert bad == {}
 
 
 def test_the_quadratic_checker_finds_the_heading_pattern_that_hung():
-    from notescrub.detect.pattern_audit import quadratic_pairs
+    from notescrub.detect.rules.pattern_audit import quadratic_pairs
 
     assert quadratic_pairs(r"^\s*([A-Z][A-Z0-9 &/,()'\-]{2,60}?)\s*:?\s*$")
     assert quadratic_pairs(r"[ \t]*,?[ \t]+(?:and)")

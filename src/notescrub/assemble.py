@@ -4,8 +4,8 @@ One entry point, :func:`build`, for every caller (CLI, API, service, Spark, scri
 
     build(model, preset=None, overrides=None, recall_bias=None, threshold=None) -> Pipeline
 
-It reads the model (:mod:`notescrub.modeldir` for hybrid models, the ``model`` section of
-:data:`notescrub.registry.REGISTRY` for single-kind ones), layers the preset and the
+It reads the model as a hybrid model (:func:`notescrub.modeldir.read_model`; a single-kind
+directory becomes a one-component model), layers the preset and the
 ``overrides`` over the component options, and turns the decoding knobs into options of
 the components that take them (``bias = -recall_bias``, ``threshold``) before anything is
 built: nothing is changed on a pipeline after it is made, and no component refers back to
@@ -39,13 +39,23 @@ from typing import Any
 
 from notescrub.config import META_FILE, ComponentSpec
 from notescrub.detect.base import Detector
-from notescrub.detect.negative_cues import share_negative_cues
+from notescrub.detect.rules.negative_cues import share_negative_cues
 from notescrub.errors import ConfigError, ModelError, NotescrubError
-from notescrub.modeldir import HybridModel
-from notescrub.registry import DEFAULT_MODEL, component, load_model, model_dir, read_model_meta, resolve_target
+from notescrub.modeldir import HybridModel, read_model
+from notescrub.options import (
+    DictionaryOptions,
+    NerOptions,
+    PostprocessOptions,
+    RulesOptions,
+    StackedOptions,
+    TrainedOptions,
+    TwoPassOptions,
+    options_for,
+)
+from notescrub.registry import DEFAULT_MODEL, component, model_dir, read_model_meta, resolve_target
 from notescrub.types import Document, Span
 
-__all__ = ["Component", "SubPipeline", "assemble", "build", "load_pipeline", "resolver_from_spec"]
+__all__ = ["Component", "assemble", "build", "load_pipeline", "resolver_from_spec"]
 
 
 # --------------------------------------------------------------------------- entry points
@@ -64,28 +74,15 @@ def build(model: str | Path | HybridModel | None = None, preset: str | None = No
         return _build_hybrid(model, preset, overrides, recall_bias, threshold, str(model.name))
     d = model_dir(model or DEFAULT_MODEL)
     kind = read_model_meta(d).get("kind")
-    if kind == "hybrid":
-        hybrid = HybridModel.load(d)
-        try:
-            return _build_hybrid(hybrid, preset, overrides, recall_bias, threshold, str(model or DEFAULT_MODEL))
-        except ConfigError as exc:
-            if recall_bias is not None or threshold is not None:
-                raise
-            raise ModelError(exc.reason, path=d / META_FILE) from None
-    if preset is not None:
+    if preset is not None and kind != "hybrid":
         raise ModelError(f"--preset needs a hybrid model; this one is of kind {kind!r}", path=d)
-    if overrides:
-        raise ModelError(f"component overrides need a hybrid model; this one is of kind {kind!r}", path=d)
-    pipe = load_model(d)  # freshly loaded: its detectors are this pipeline's own
-    for knob, value in (("bias", None if recall_bias is None else -float(recall_bias)), ("threshold", threshold)):
-        if value is None:
-            continue
-        tuned = [det for det in pipe.detectors if hasattr(det, "bias") and hasattr(det, "threshold")]
-        if not tuned:
-            raise ConfigError(_no_knob(knob, str(model or DEFAULT_MODEL)))
-        for det in tuned:
-            setattr(det, knob, value)
-    return pipe
+    hybrid = read_model(d)  # single-kind directories become one-component models
+    try:
+        return _build_hybrid(hybrid, preset, overrides, recall_bias, threshold, str(model or DEFAULT_MODEL))
+    except ConfigError as exc:
+        if recall_bias is not None or threshold is not None:
+            raise
+        raise ModelError(exc.reason, path=d / META_FILE) from None
 
 
 def load_pipeline(directory: str | Path, preset: str | None = None) -> Any:
@@ -128,11 +125,11 @@ def assemble(model: HybridModel, preset: str | None = None,
     from notescrub.pipeline import Pipeline
     from notescrub.recipes.shared_crf import share_crf_scoring
 
-    opts = model.options(preset, overrides)
+    opts = {c.name: options_for(c.kind, o) for c, o in zip(model.components, model.options(preset, overrides).values())}
     detectors: dict[str, Component] = {}
     for c in model.components:
         o = opts[c.name]
-        if c.kind == "postprocess" or not o.get("enabled", True):
+        if c.kind == "postprocess" or not o.enabled:
             continue
         try:
             inner = _build(model, c, o, list(detectors), opts)
@@ -140,14 +137,14 @@ def assemble(model: HybridModel, preset: str | None = None,
             raise
         except (TypeError, ValueError, KeyError) as exc:
             raise ModelError(f"component {c.name!r}: {exc}", path=model.meta_file) from None
-        detectors[c.name] = Component(inner, c.name, types=o.get("types"), relabel=o.get("relabel"))
+        detectors[c.name] = Component(inner, c.name, types=o.types, relabel=o.relabel)
     posts: dict[str, Any] = {}
     for c in model.components:
         o = opts[c.name]
-        if c.kind != "postprocess" or not o.get("enabled", True):
+        if c.kind != "postprocess" or not o.enabled:
             continue
         post = build_postprocessor(model, c, o, [], opts)
-        for t in o.get("targets") or [n for n, d in detectors.items() if d.inner.__class__.__name__ != "PatientDictionary"]:
+        for t in o.targets or [n for n, d in detectors.items() if d.inner.__class__.__name__ != "PatientDictionary"]:
             if t in detectors:
                 posts[t] = post
     if not detectors:
@@ -160,111 +157,114 @@ def assemble(model: HybridModel, preset: str | None = None,
     return Pipeline(comps, resolver=resolver, name=model.name, metadata=meta)
 
 
-def _build(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
-           opts: Mapping[str, Mapping[str, Any]]) -> Any:
+def _build(model: HybridModel, c: ComponentSpec, o: Any, earlier: list[str], opts: Mapping[str, Any]) -> Any:
     factory = resolve_target(component(c.kind).target)
     obj = factory(model, c, o, earlier, opts)
     for k in component(c.kind).knobs:
-        if k in o:
+        value = getattr(o, k)
+        if value is not None:
             if not hasattr(obj, k):
                 raise ModelError(f"component {c.name!r} ({type(obj).__name__}) has no {k!r} knob")
-            setattr(obj, k, o[k])
+            setattr(obj, k, value)
     return obj
 
 
 # --------------------------------------------------------------------------- factories
-# Each takes (model, spec, effective options of the spec, names of the detectors built
-# before it, effective options of every component) and returns a detector. Built objects
-# that do not depend on the operating point are kept in ``model.shared``.
-def _lang(model: HybridModel, o: Mapping[str, Any]) -> str:
-    return str(o.get("lang", model.meta.get("lang", "en")))
+# Each takes (model, spec, the spec's effective options as its dataclass from
+# notescrub.options, names of the detectors built before it, every component's options)
+# and returns a detector. Built objects that do not depend on the operating point are
+# kept in ``model.shared``.
+def _lang(model: HybridModel, lang: str | None) -> str:
+    return str(lang if lang is not None else model.meta.get("lang", "en"))
 
 
-def build_rules(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
-                opts: Mapping[str, Mapping[str, Any]]) -> Any:
-    """``rules``: a :class:`~notescrub.detect.rules.RulesDetector` (packaged rules or ``files``)."""
-    from notescrub.detect.rules import RulesDetector
+def _list(v: Sequence[str] | None) -> list[str] | None:
+    return None if v is None else list(v)
 
-    files = model.local_files(o.get("files"))
-    key = json.dumps(["rules", files, _lang(model, o), o.get("labels"), o.get("propagate", True)])
+
+def build_rules(model: HybridModel, c: ComponentSpec, o: RulesOptions, earlier: list[str],
+                opts: Mapping[str, Any]) -> Any:
+    """``rules``: a :class:`~notescrub.detect.rules.detector.RulesDetector` (packaged rules or ``files``)."""
+    from notescrub.detect.rules.detector import RulesDetector
+
+    files, labels, lang = model.local_files(o.files), _list(o.labels), _lang(model, o.lang)
+    key = json.dumps(["rules", files, lang, labels, o.propagate])
     if key not in model.shared:
-        model.shared[key] = RulesDetector(files, lang=_lang(model, o), labels=o.get("labels"), name=c.name,
-                                          propagate=bool(o.get("propagate", True)))
+        model.shared[key] = RulesDetector(files, lang=lang, labels=labels, name=c.name, propagate=bool(o.propagate))
     return model.shared[key]
 
 
-def build_dictionary(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
-                     opts: Mapping[str, Mapping[str, Any]]) -> Any:
+def build_dictionary(model: HybridModel, c: ComponentSpec, o: DictionaryOptions, earlier: list[str],
+                     opts: Mapping[str, Any]) -> Any:
     """``dictionary``: a :class:`~notescrub.detect.dictionary.DictionaryDetector` over packaged lexicons."""
     from notescrub.detect.dictionary import KINDS, DictionaryDetector
 
-    return DictionaryDetector(kinds=tuple(o.get("kinds") or KINDS), mode=o.get("mode", "filtered"),
-                              lang=_lang(model, o), name=c.name)
+    return DictionaryDetector(kinds=tuple(o.kinds or KINDS), mode=o.mode, lang=_lang(model, o.lang), name=c.name)
 
 
-def build_ner(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
-              opts: Mapping[str, Mapping[str, Any]]) -> Any:
+def build_ner(model: HybridModel, c: ComponentSpec, o: NerOptions, earlier: list[str],
+              opts: Mapping[str, Any]) -> Any:
     """``ner``: spaCy's entities as a detector (needs the ``[syntax]`` extra)."""
     from notescrub.detect.ner import NerDetector
 
-    key = json.dumps(["ner", o.get("labels"), o.get("cues"), c.name], sort_keys=True)
+    labels = None if o.labels is None else dict(o.labels)
+    key = json.dumps(["ner", labels, _list(o.cues), c.name], sort_keys=True)
     if key not in model.shared:
         try:
-            model.shared[key] = NerDetector(o.get("labels"), o.get("cues"), name=c.name)
+            model.shared[key] = NerDetector(labels, _list(o.cues), name=c.name)
         except ConfigError as exc:
             raise ModelError(f"component {c.name!r}: {exc.reason}", path=model.directory) from None
     return model.shared[key]
 
 
-def build_two_pass(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
-                   opts: Mapping[str, Mapping[str, Any]]) -> Any:
+def build_two_pass(model: HybridModel, c: ComponentSpec, o: TwoPassOptions, earlier: list[str],
+                   opts: Mapping[str, Any]) -> Any:
     """``two_pass``: the patient dictionary over the layers of ``sources`` (default: every earlier detector)."""
     from notescrub.detect.two_pass import DEFAULT_TYPES, PatientDictionary
 
-    sources = o.get("sources")
-    sources = [s for s in sources if s in earlier] if sources is not None else list(earlier)
-    kw: dict[str, Any] = {"min_score": float(o.get("min_score", 0.5)), "types": o.get("harvest_types") or DEFAULT_TYPES}
+    sources = [s for s in o.sources if s in earlier] if o.sources is not None else list(earlier)
+    kw: dict[str, Any] = {"min_score": float(o.min_score), "types": _list(o.harvest_types) or DEFAULT_TYPES}
     for k in ("min_chars", "max_zipf", "split_names", "derived_forms"):
-        if k in o:
-            kw[k] = o[k]
+        if getattr(o, k) is not None:
+            kw[k] = getattr(o, k)
     # "lang" only when given: the model's own "lang" would change older models' second pass
-    return PatientDictionary(sources, name=c.name, lang=o.get("lang", "en"), **kw)
+    return PatientDictionary(sources, name=c.name, lang=o.lang if o.lang is not None else "en", **kw)
 
 
-def build_trained(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
-                  opts: Mapping[str, Mapping[str, Any]]) -> Any:
+def build_trained(model: HybridModel, c: ComponentSpec, o: TrainedOptions, earlier: list[str],
+                  opts: Mapping[str, Any]) -> Any:
     """``crf``, ``svm``, ``lingpipe``: a copy of the trained sub-model (knobs never leak between pipelines)."""
     return copy.copy(model.trained(c))
 
 
-def build_stacked(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
-                  opts: Mapping[str, Mapping[str, Any]]) -> Any:
+def build_stacked(model: HybridModel, c: ComponentSpec, o: StackedOptions, earlier: list[str],
+                  opts: Mapping[str, Any]) -> Any:
     """``stacked``: the trained CRF fed by its ``feeders``, built from their own specs even when disabled."""
-    from notescrub.detect.stacked import StackedCRF
+    from notescrub.detect.crf.stacked import StackedCRF
 
     specs = {x.name: x for x in model.components}
-    feeders = [_build(model, specs[f], opts[f], earlier, opts) for f in (o.get("feeders") or [])]
+    feeders = [_build(model, specs[f], opts[f], earlier, opts) for f in (o.feeders or [])]
     share_negative_cues(feeders)  # the rules and dictionary feeders compute a note's block ranges once
     return StackedCRF(copy.copy(model.trained(c)), feeders, name=c.name)
 
 
-def build_postprocessor(model: HybridModel, c: ComponentSpec, o: Mapping[str, Any], earlier: list[str],
-                        opts: Mapping[str, Mapping[str, Any]]) -> Any:
-    """``postprocess``: a :class:`~notescrub.detect.postprocess.PostProcessor` (attached to its targets)."""
-    from notescrub.detect.postprocess import PostProcessor
+def build_postprocessor(model: HybridModel, c: ComponentSpec, o: PostprocessOptions, earlier: list[str],
+                        opts: Mapping[str, Any]) -> Any:
+    """``postprocess``: a :class:`~notescrub.detect.spans.postprocess.PostProcessor` (attached to its targets)."""
+    from notescrub.detect.spans.postprocess import PostProcessor
 
-    files = model.local_files(o.get("files"))
-    key = json.dumps(["post", files, o.get("rules")])
+    files, rules = model.local_files(o.files), _list(o.rules)
+    key = json.dumps(["post", files, rules])
     if key not in model.shared:
-        model.shared[key] = PostProcessor(files, only=o.get("rules"))
+        model.shared[key] = PostProcessor(files, only=rules)
     return model.shared[key]
 
 
 # --------------------------------------------------------------------------- resolvers
 def resolver_from_spec(spec: Mapping[str, Any]) -> Any:
     """A resolver from its JSON description (``{"name": "cover", "base": {"name": "longest"}}``)."""
-    from notescrub.detect.resolve import Cover, Priority, get_resolver
-    from notescrub.detect.vote import Vote
+    from notescrub.detect.spans.resolve import Cover, Priority, get_resolver
+    from notescrub.detect.spans.vote import Vote
 
     name = spec.get("name", "longest")
     if name == "priority":
@@ -284,7 +284,7 @@ class Component(Detector):
     The wrapped detector is :attr:`inner` (:func:`notescrub.detect.base.inner_detector`
     unwraps any detector); the wrapper forwards nothing else.
 
-    >>> from notescrub.detect.rules import RulesDetector
+    >>> from notescrub.detect.rules.detector import RulesDetector
     >>> c = Component(RulesDetector(), "rules", types=frozenset({"DATE"}), relabel={"DATE": "FECHAS"})
     >>> [(s.label, s.source) for s in c.detect(Document("a", "Seen 03/18/2091 by Dr. Ruiz."))]
     [('FECHAS', 'rules')]
@@ -338,7 +338,7 @@ class Component(Detector):
         else:
             decoded = self.inner.decode(doc, doc.cached("notescrub.hybrid.attrs:" + config, feat.attributes),
                                         marginals=True)
-        from notescrub.detect.token_posteriors import remember
+        from notescrub.detect.crf.posteriors import remember
 
         remember(doc, self.name, self.inner.tags_, decoded.marginals, feeder=None)  # for notescrub.risk
         return self._finish(doc, decoded.spans), {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
@@ -358,21 +358,8 @@ class Component(Detector):
 
 def _crf_featurizer(inner: Any) -> Any:
     """The featurizer of a plain CRF tagger (``None`` for anything else)."""
-    from notescrub.detect.crf import CRFTagger
+    from notescrub.detect.crf.tagger import CRFTagger
 
     if type(inner) is not CRFTagger or inner.featurizer is None:
         return None
     return inner.featurizer
-
-
-class SubPipeline(Detector):
-    """A multi-detector sub-model used as one component (its final layer)."""
-
-    def __init__(self, pipeline: Any, name: str) -> None:
-        self.pipeline = pipeline
-        self.name = name
-
-    def detect(self, doc: Document) -> list[Span]:
-        work = doc.copy(layers=False)
-        return list(self.pipeline(work).layer(self.pipeline.output_layer))
-

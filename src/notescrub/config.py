@@ -106,13 +106,16 @@ def check_options(kind: str, name: str, opts: Any, path: Path | str | None, wher
     _check_keys(opts, component(kind).options, f"{where} options of component {name!r} ({kind})", path)
     if "enabled" in opts and not isinstance(opts["enabled"], bool):
         raise _fail(f"component {name!r}: 'enabled' must be true or false", path)
-    for key in ("types", "labels", "files", "sources", "harvest_types", "kinds", "targets", "rules", "feeders"):
-        if key in opts:
+    mappings = ("relabel", "labels") if kind == "ner" else ("relabel",)  # ner's labels map spaCy's to ours
+    for key in ("types", "labels", "files", "sources", "harvest_types", "kinds", "targets", "rules", "feeders",
+                "cues"):
+        if key in opts and key not in mappings:
             _str_list(opts[key], f"component {name!r} option {key!r}", path)
-    if "relabel" in opts:
-        rl = opts["relabel"]
-        if not isinstance(rl, dict) or not all(isinstance(k, str) and isinstance(v, str) and v for k, v in rl.items()):
-            raise _fail(f"component {name!r}: 'relabel' must map labels to labels", path)
+    for key in mappings:
+        rl = opts.get(key)
+        if key in opts and rl is not None and (
+                not isinstance(rl, dict) or not all(isinstance(k, str) and isinstance(v, str) and v for k, v in rl.items())):
+            raise _fail(f"component {name!r}: {key!r} must map labels to labels", path)
     for key in ("bias", "min_score", "max_zipf"):
         v = opts.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):

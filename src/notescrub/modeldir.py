@@ -6,6 +6,11 @@ loads and saves itself (atomically, with the notescrub version checked on loadin
 computes the effective options of an operating point; turning it into a running
 pipeline is :mod:`notescrub.assemble`'s job.
 
+Every model directory is read as a :class:`HybridModel` (:func:`read_model`): a ``hybrid``
+one as written; a single-kind one (``crf``, ``crfd``, ``svm``, ``lingpipe``: one trained
+detector; ``rules``: packaged or listed rules plus an optional dictionary) as the
+equivalent one- or two-component model, so one assembly path builds every model.
+
 >>> import tempfile, pathlib
 >>> model = HybridModel([ComponentSpec("rules", "rules", options={"types": ["DATE"]})],
 ...                     resolver={"name": "priority", "order": ["DATE"]},
@@ -26,9 +31,9 @@ from typing import Any
 
 from notescrub.config import EXTRA_KEYS, FORMAT, META_FILE, ComponentSpec, check_options, validate_meta
 from notescrub.errors import ConfigError, ModelError
-from notescrub.registry import component, load_model, read_model_meta
+from notescrub.registry import component, model_kind, read_model_meta, resolve_target
 
-__all__ = ["HybridModel", "load_submodel"]
+__all__ = ["HybridModel", "load_submodel", "read_hybrid", "read_model", "read_rules", "read_trained"]
 
 
 class HybridModel:
@@ -180,6 +185,70 @@ class HybridModel:
         return assemble(self, preset, overrides)
 
 
+def read_model(directory: Path) -> HybridModel:
+    """Any model directory as a :class:`HybridModel` (through its kind's registered reader)."""
+    d = Path(directory)
+    meta = read_model_meta(d)
+    reader = resolve_target(model_kind(meta.get("kind"), d / META_FILE).target)
+    return reader(d, meta)
+
+
+def read_hybrid(directory: Path, meta: dict[str, Any]) -> HybridModel:
+    """Reader of kind ``hybrid``."""
+    return HybridModel.load(directory)
+
+
+def _kept(meta: dict[str, Any], name: str) -> dict[str, Any]:
+    """The descriptive ``model.json`` fields a single-kind model keeps, with its pipeline ``name``."""
+    out = {k: v for k, v in meta.items() if k in EXTRA_KEYS and k not in ("name", "model_name", "meta")}
+    if "lang" not in out and isinstance(meta.get("language"), str):
+        out["lang"] = meta["language"]
+    out["model_name"] = name
+    return out
+
+
+def read_rules(directory: Path, meta: dict[str, Any]) -> HybridModel:
+    """Reader of kind ``rules``: ``rules`` (rule files, default all packaged rules of ``lang``),
+    ``lang``, ``labels``, ``dictionary`` (``null``/absent: none; a table: the dictionary
+    component's options) and ``resolver`` (a name, default ``highest_score``)."""
+    d = Path(directory)
+    where = d / META_FILE
+    lang = meta.get("lang", "en")
+    rules: dict[str, Any] = {"lang": lang}
+    for key, option in (("rules", "files"), ("labels", "labels")):
+        if meta.get(key) is not None:
+            rules[option] = meta[key]
+    comps = [ComponentSpec("rules", "rules", options=rules)]
+    dictionary = meta.get("dictionary")
+    if dictionary is not None:
+        if not isinstance(dictionary, dict):
+            raise ModelError("'dictionary' must be a table of dictionary options or null", path=where)
+        comps.append(ComponentSpec("dictionary", "dictionary", options={"lang": "en", **dictionary}))
+    resolver = meta.get("resolver", "highest_score")
+    if not isinstance(resolver, str):
+        raise ModelError("'resolver' of a rules model is a resolver name", path=where)
+    return HybridModel(comps, resolver={"name": resolver}, meta=_kept(meta, str(meta.get("name", d.name))),
+                       directory=d)
+
+
+def read_trained(directory: Path, meta: dict[str, Any]) -> HybridModel:
+    """Reader of the single-detector kinds (``crf``, ``crfd``, ``svm``, ``lingpipe``): one
+    component named after the detector, whose ``dir`` is the model directory itself."""
+    d = Path(directory)
+    kind = str(meta.get("kind"))
+    obj = _load_object(d, kind)
+    name = str(meta.get("model_name") or d.name) if kind == "crf" else f"{kind}:{d.name}"
+    spec = ComponentSpec(str(obj.name), "crf" if kind in ("crf", "crfd") else kind, dir=".")
+    return HybridModel([spec], {spec.name: obj}, meta=_kept(meta, name), directory=d)
+
+
+def _load_object(directory: Path, kind: str) -> Any:
+    loads = model_kind(kind, directory / META_FILE).loads
+    if not loads:
+        raise ModelError(f"a model of kind {kind!r} is not a trained detector", path=directory / META_FILE)
+    return resolve_target(loads)(directory)
+
+
 def load_submodel(directory: Path, c: ComponentSpec) -> Any:
     """The trained object in ``directory/c.dir``, checked against the component's kind."""
     sub = directory / str(c.dir)
@@ -189,13 +258,4 @@ def load_submodel(directory: Path, c: ComponentSpec) -> Any:
     if kind not in component(c.kind).submodels:
         raise ModelError(f"component {c.name!r} is declared {c.kind!r} but {c.dir}/model.json has kind {kind!r}",
                          path=directory / META_FILE)
-    if c.kind in ("crf", "stacked"):
-        from notescrub.detect.crf import load_tagger
-
-        return load_tagger(sub)
-    pipe = load_model(sub)
-    if len(pipe.detectors) == 1:
-        return pipe.detectors[0]
-    from notescrub.assemble import SubPipeline
-
-    return SubPipeline(pipe, c.name)
+    return _load_object(sub, str(kind))

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from notescrub.detect.base import Detector, check_spans
-from notescrub.detect.resolve import Resolver, longest
+from notescrub.detect.spans.resolve import Resolver, longest
 from notescrub.docref import doc_ref
 from notescrub.errors import NotescrubError, ProcessingError
 from notescrub.types import PHI, Document, Span

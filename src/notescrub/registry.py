@@ -13,8 +13,8 @@ Factories are ``"module:function"`` strings imported on first use, so importing 
 registry stays cheap. Packaged models live in ``notescrub/models/<name>/`` and are selected
 by name (``--model es-meddocan``); anything else is a path.
 
->>> sorted(KIND_LOADERS)[:2]
-['crf', 'crfd']
+>>> kinds("model")
+['hybrid', 'rules', 'crf', 'crfd', 'svm', 'lingpipe']
 >>> component("stacked").name, sorted(component("stacked").knobs)
 ('notescrub.component.stacked.v1', ['bias', 'threshold'])
 >>> lookup("notescrub.resolver.cover.v1").options
@@ -25,17 +25,17 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from notescrub import options as opt
 from notescrub.errors import ModelError
+from notescrub.options import field_names
 
 __all__ = [
     "DEFAULT_MODEL",
-    "KIND_LOADERS",
     "REGISTRY",
     "Registered",
     "component",
@@ -43,6 +43,7 @@ __all__ = [
     "load_model",
     "lookup",
     "model_dir",
+    "model_kind",
     "packaged_models",
     "read_model_meta",
     "resolve_target",
@@ -55,8 +56,12 @@ DEFAULT_MODEL = "en-default"
 class Registered:
     """One registry entry.
 
-    ``target`` is ``"module:function"``; ``options`` the option keys the entry accepts
-    (components and resolvers); ``submodels`` the model kinds a trained component's ``dir``
+    ``target`` is ``"module:function"`` (``"module:Class.method"`` works too): for a model
+    kind, the reader that turns a directory of that kind into a hybrid model (single-kind
+    directories become one-component models); ``loads`` (trained model kinds) the function
+    that loads the trained object itself; ``options`` the option keys the entry accepts
+    (components and resolvers); ``settings`` the options dataclass a component's factory
+    receives (:mod:`notescrub.options`); ``submodels`` the model kinds a trained component's ``dir``
     may hold (empty: the component is built from options alone); ``knobs`` the decoding
     knobs a component takes at build time (``--recall-bias`` sets ``bias``).
     """
@@ -68,6 +73,8 @@ class Registered:
     options: frozenset[str] = frozenset()
     submodels: tuple[str, ...] = ()
     knobs: frozenset[str] = frozenset()
+    settings: type | None = None
+    loads: str = ""
 
     @property
     def name(self) -> str:
@@ -78,44 +85,44 @@ class Registered:
         return bool(self.submodels)
 
 
-_DETECTOR = frozenset({"enabled", "types", "relabel"})  # every detector component takes these
 _KNOBS = frozenset({"bias", "threshold"})
 
 
+def _component(kind: str, factory: str, settings: type, submodels: tuple[str, ...] = (),
+               knobs: frozenset[str] = frozenset()) -> Registered:
+    return Registered("component", kind, 1, f"notescrub.assemble:{factory}", field_names(settings), submodels, knobs,
+                      settings)
+
+
 def _entries() -> list[Registered]:
-    m = [Registered("model", kind, 1, target) for kind, target in (
-        ("crf", "notescrub.detect.crf:load_pipeline"),
-        ("crfd", "notescrub.detect.crfd:load_pipeline"),
-        ("svm", "notescrub.detect.svm:load_pipeline"),
-        ("hybrid", "notescrub.assemble:load_pipeline"),
-        ("lingpipe", "notescrub.detect.lingpipe:load_pipeline"),
-        ("rules", "notescrub.detect.rules:load_pipeline"),
-    )]
+    m = [
+        Registered("model", "hybrid", 1, "notescrub.modeldir:read_hybrid"),
+        Registered("model", "rules", 1, "notescrub.modeldir:read_rules"),
+        *(Registered("model", kind, 1, "notescrub.modeldir:read_trained", loads=loads) for kind, loads in (
+            ("crf", "notescrub.detect.crf.tagger:load_tagger"),
+            ("crfd", "notescrub.detect.crf.statdeid:StatDeidCRF.load"),
+            ("svm", "notescrub.detect.svm:SVMTagger.load"),
+            ("lingpipe", "notescrub.detect.lingpipe.chunker:CharLmHmmChunker.load"),
+        )),
+    ]
     c = [
-        Registered("component", "rules", 1, "notescrub.assemble:build_rules",
-                   _DETECTOR | {"lang", "files", "labels", "propagate"}),
-        Registered("component", "dictionary", 1, "notescrub.assemble:build_dictionary",
-                   _DETECTOR | {"kinds", "mode", "lang"}),
-        Registered("component", "crf", 1, "notescrub.assemble:build_trained", _DETECTOR | _KNOBS,
-                   ("crf", "crfd"), _KNOBS),
-        Registered("component", "svm", 1, "notescrub.assemble:build_trained", _DETECTOR, ("svm",)),
-        Registered("component", "lingpipe", 1, "notescrub.assemble:build_trained", _DETECTOR, ("lingpipe",)),
-        Registered("component", "two_pass", 1, "notescrub.assemble:build_two_pass",
-                   _DETECTOR | {"sources", "min_score", "harvest_types", "min_chars", "max_zipf", "split_names",
-                                "derived_forms", "lang"}),
-        Registered("component", "postprocess", 1, "notescrub.assemble:build_postprocessor",
-                   frozenset({"enabled", "targets", "files", "rules"})),
-        Registered("component", "stacked", 1, "notescrub.assemble:build_stacked", _DETECTOR | _KNOBS | {"feeders"},
-                   ("crf",), _KNOBS),
-        Registered("component", "ner", 1, "notescrub.assemble:build_ner", _DETECTOR | {"labels", "cues"}),
+        _component("rules", "build_rules", opt.RulesOptions),
+        _component("dictionary", "build_dictionary", opt.DictionaryOptions),
+        _component("crf", "build_trained", opt.CrfOptions, ("crf", "crfd"), _KNOBS),
+        _component("svm", "build_trained", opt.TrainedOptions, ("svm",)),
+        _component("lingpipe", "build_trained", opt.TrainedOptions, ("lingpipe",)),
+        _component("two_pass", "build_two_pass", opt.TwoPassOptions),
+        _component("postprocess", "build_postprocessor", opt.PostprocessOptions),
+        _component("stacked", "build_stacked", opt.StackedOptions, ("crf",), _KNOBS),
+        _component("ner", "build_ner", opt.NerOptions),
     ]
     r = [
-        Registered("resolver", "longest", 1, "notescrub.detect.resolve:longest"),
-        Registered("resolver", "highest_score", 1, "notescrub.detect.resolve:highest_score"),
-        Registered("resolver", "union", 1, "notescrub.detect.resolve:union"),
-        Registered("resolver", "vote", 1, "notescrub.detect.vote:Vote", frozenset({"min_votes", "extent"})),
-        Registered("resolver", "priority", 1, "notescrub.detect.resolve:Priority", frozenset({"order"})),
-        Registered("resolver", "cover", 1, "notescrub.detect.resolve:Cover", frozenset({"base"})),
+        Registered("resolver", "longest", 1, "notescrub.detect.spans.resolve:longest"),
+        Registered("resolver", "highest_score", 1, "notescrub.detect.spans.resolve:highest_score"),
+        Registered("resolver", "union", 1, "notescrub.detect.spans.resolve:union"),
+        Registered("resolver", "vote", 1, "notescrub.detect.spans.vote:Vote", frozenset({"min_votes", "extent"})),
+        Registered("resolver", "priority", 1, "notescrub.detect.spans.resolve:Priority", frozenset({"order"})),
+        Registered("resolver", "cover", 1, "notescrub.detect.spans.resolve:Cover", frozenset({"base"})),
     ]
     return m + c + r
 
@@ -147,13 +154,20 @@ def component(kind: str) -> Registered:
 
 
 def resolve_target(target: str) -> Any:
-    """Import ``"module:attribute"`` and return the attribute."""
+    """Import ``"module:attribute"`` (``attribute`` may be dotted: ``Class.method``) and return it."""
     mod, attr = target.split(":")
-    return getattr(importlib.import_module(mod), attr)
+    obj: Any = importlib.import_module(mod)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
-#: model kind -> "module:function" taking the model directory and returning a Pipeline
-KIND_LOADERS: dict[str, str] = {e.kind: e.target for e in REGISTRY.values() if e.section == "model"}
+def model_kind(kind: Any, path: Path | None = None) -> Registered:
+    """The registered model kind ``kind`` (``model.json``'s ``kind``)."""
+    entry = _BY_KIND.get(("model", kind)) if isinstance(kind, str) else None
+    if entry is None:
+        raise ModelError(f"unknown model kind {kind!r}; known: {', '.join(kinds('model'))}", path=path)
+    return entry
 
 
 def packaged_models() -> list[str]:
@@ -194,14 +208,6 @@ def load_model(name_or_path: str | Path | None = None, preset: str | None = None
     ``preset`` picks an operating point of a hybrid model (``en-default``: ``balanced``,
     ``high-recall``, ``max-recall``...); ``None`` is the model's default.
     """
-    if preset is not None:
-        from notescrub.assemble import build
+    from notescrub.assemble import build
 
-        return build(name_or_path, preset)
-    directory = model_dir(name_or_path or DEFAULT_MODEL)
-    meta = read_model_meta(directory)
-    target = KIND_LOADERS.get(meta["kind"])
-    if target is None:
-        raise ModelError(f"unknown model kind {meta['kind']!r}; known: {', '.join(KIND_LOADERS)}", path=directory)
-    loader: Callable[[Path], Any] = resolve_target(target)
-    return loader(directory)
+    return build(name_or_path, preset)

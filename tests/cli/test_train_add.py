@@ -11,7 +11,7 @@ import pytest
 from notescrub.cli.main import main
 from notescrub.review.store import NoteInput, ReviewStore
 
-_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf_synth.py")
+_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf" / "crf_synth.py")
 crf_synth = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(crf_synth)
 

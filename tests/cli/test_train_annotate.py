@@ -10,7 +10,7 @@ import pytest
 
 from notescrub.cli.main import main
 
-_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf_synth.py")
+_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf" / "crf_synth.py")
 crf_synth = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(crf_synth)
 

@@ -12,9 +12,9 @@ import pytest
 
 from notescrub.cli.main import main
 from notescrub.cli.progress import TrainingProgress
-from notescrub.detect.train_events import TrainingStep
+from notescrub.detect.crf.train_events import TrainingStep
 
-_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf_synth.py")
+_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf" / "crf_synth.py")
 crf_synth = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(crf_synth)
 

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from notescrub.detect.crfd import StatDeidCRF
+from notescrub.detect.crf.statdeid import StatDeidCRF
 from notescrub.detect.svm import SVMTagger, _matrix, _vocabulary, featurizer_from_config
 from notescrub.errors import ConfigError, ModelError
 from notescrub.features import Featurizer
@@ -92,7 +92,7 @@ def test_save_load_roundtrip(svm, tmp_path):
     doc = Document("t", "Seen by Dr. Ana Sanz on 3/22.")
     again = pipe(doc).layer("phi")
     assert [(s.start, s.end, s.label) for s in again] == [(s.start, s.end, s.label) for s in svm.detect(doc)]
-    np.testing.assert_allclose(pipe.detectors[0].decision(doc), svm.decision(doc), rtol=1e-5)
+    np.testing.assert_allclose(pipe.detectors[0].inner.decision(doc), svm.decision(doc), rtol=1e-5)
 
 
 def test_load_rejects_broken_model(svm, tmp_path):
@@ -127,7 +127,7 @@ def test_crfd_trains_on_the_same_features_and_roundtrips(docs, feat, tmp_path):
     meta = json.loads((out / "model.json").read_text(encoding="utf-8"))
     assert meta["kind"] == "crfd" and meta["featurizer"]["featurizer"] == "stat-deid"
     pipe = load_model(out)
-    assert isinstance(pipe.detectors[0].featurizer, StatDeidFeaturizer)
+    assert isinstance(pipe.detectors[0].inner.featurizer, StatDeidFeaturizer)
     assert [(s.start, s.end, s.label) for s in pipe(Document("t", doc.text)).layer("phi")] == [
         (s.start, s.end, s.label) for s in crfd.detect(doc)
     ]

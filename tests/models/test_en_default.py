@@ -70,7 +70,7 @@ def test_header_keywords_are_not_names():
 
 
 def _model_rules(*names):
-    from notescrub.detect.postprocess import PostProcessor
+    from notescrub.detect.spans.postprocess import PostProcessor
 
     return PostProcessor(["default.toml", Path(model_dir("en-default")) / "post.toml"], only=names)
 

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from notescrub.assemble import load_pipeline
-from notescrub.detect.rules import RulesDetector, packaged_rule_files
+from notescrub.detect.rules.detector import RulesDetector, packaged_rule_files
 from notescrub.errors import ConfigError, ModelError
 from notescrub.recipes import get_recipe
 from notescrub.recipes.carafe_pp import PP_RULES, CarafePP, post_process
 from notescrub.types import Document, Span
 
-_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf_synth.py")
+_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf" / "crf_synth.py")
 crf_synth = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(crf_synth)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import notescrub.detect.lingpipe_rescore as rescore_mod
-from notescrub.detect.lingpipe import CharLmHmmChunker
+import notescrub.detect.lingpipe.rescore as rescore_mod
+from notescrub.detect.lingpipe.chunker import CharLmHmmChunker
 from notescrub.errors import ConfigError
 from notescrub.recipes import get_recipe
 from notescrub.types import Document, Span

@@ -289,7 +289,7 @@ def test_second_pass_adds_a_span_the_first_pass_missed_on_a_later_note(fitted: M
 
 
 def test_default_priority_follows_the_paper(fitted: ManchesterRecipe):
-    from notescrub.detect.resolve import Priority
+    from notescrub.detect.spans.resolve import Priority
     from notescrub.recipes.manchester import DEFAULT_PRIORITY
 
     order = list(DEFAULT_PRIORITY)

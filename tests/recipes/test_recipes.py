@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from notescrub.detect.consistency import ConsistencyTagger
-from notescrub.detect.crf import CRFTagger
+from notescrub.detect.crf.consistency import ConsistencyTagger
+from notescrub.detect.crf.tagger import CRFTagger
 from notescrub.errors import ConfigError
 from notescrub.recipes import RECIPES, get_recipe
 
-_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf_synth.py")
+_spec = importlib.util.spec_from_file_location("crf_synth", Path(__file__).parents[1] / "detect" / "crf" / "crf_synth.py")
 crf_synth = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(crf_synth)
 
@@ -64,7 +64,7 @@ def test_each_recipe_trains_and_tags(name):
 
 def test_wideid_uses_the_papers_table1_tokenizer_and_keeps_it_when_saved(tmp_path):
     """WI-deId tokenises with He et al.'s Table 1 rules; every other recipe keeps the generic tokenizer."""
-    from notescrub.detect.crf import CRFTagger
+    from notescrub.detect.crf.tagger import CRFTagger
     from notescrub.types import Document, Span
 
     t = get_recipe("wi-deid")(max_iterations=15)

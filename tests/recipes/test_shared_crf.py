@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from notescrub.config import ComponentSpec
-from notescrub.detect.crf import CRFTagger
+from notescrub.detect.crf.tagger import CRFTagger
 from notescrub.modeldir import HybridModel
 from notescrub.recipes import shared_crf
 from notescrub.recipes.manchester import featurizer

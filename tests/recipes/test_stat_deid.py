@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from notescrub.detect.crfd import StatDeidCRF
-from notescrub.detect.lingpipe import CharLmHmmChunker
+from notescrub.detect.crf.statdeid import StatDeidCRF
+from notescrub.detect.lingpipe.chunker import CharLmHmmChunker
 from notescrub.detect.svm import SVMTagger
 from notescrub.errors import ConfigError
 from notescrub.features import syntax

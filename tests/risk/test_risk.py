@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from notescrub.api import analyze, get_pipeline
-from notescrub.detect.crf import CRFTagger
+from notescrub.detect.crf.tagger import CRFTagger
 from notescrub.features import Featurizer
 from notescrub.pipeline import Pipeline
 from notescrub.risk import FEATURES, Calibration, assess, fit_logistic, leftover_features, scorer

@@ -66,12 +66,9 @@ def format_duration(seconds: float) -> str:
     return f"{s} s"
 
 
-class Progress:
-    """Notes done, notes/s and time left for a batch command (see the module docstring).
-
-    ``start(total, done)`` sets the total (``done``: notes finished by an interrupted run
-    being resumed, not counted in the rate); ``advance(n)`` counts finished notes.
-    """
+class _Reporter:
+    """Where and how often progress is reported: stderr (or ``stream``), a bar on a terminal,
+    a plain line every ``interval`` seconds otherwise, nothing with ``quiet``."""
 
     def __init__(self, command: str, *, quiet: bool = False, stream: TextIO | None = None,
                  interval: float = 10.0, tty: bool | None = None) -> None:
@@ -80,11 +77,23 @@ class Progress:
         self.stream = stream if stream is not None else sys.stderr
         self.interval = interval
         self.tty = self.stream.isatty() if tty is None else tty
-        self.total = 0
-        self.done = self._base = 0
-        self._t0 = self._last = time.monotonic()
         self._bar: Any = None
         self._task: Any = None
+        self._t0 = self._last = time.monotonic()
+
+
+class Progress(_Reporter):
+    """Notes done, notes/s and time left for a batch command (see the module docstring).
+
+    ``start(total, done)`` sets the total (``done``: notes finished by an interrupted run
+    being resumed, not counted in the rate); ``advance(n)`` counts finished notes.
+    """
+
+    def __init__(self, command: str, *, quiet: bool = False, stream: TextIO | None = None,
+                 interval: float = 10.0, tty: bool | None = None) -> None:
+        super().__init__(command, quiet=quiet, stream=stream, interval=interval, tty=tty)
+        self.total = 0
+        self.done = self._base = 0
         self._printed = False
 
     def __enter__(self) -> Progress:
@@ -147,16 +156,16 @@ class Progress:
             self._line()
 
 
-class TrainingProgress:
+class TrainingProgress(_Reporter):
     """Iterations of the models being trained (``train``): the listener of
-    :func:`notescrub.detect.train_events.listening`.
+    :func:`notescrub.detect.crf.train_events.listening`.
 
     On a terminal a bar per model with iterations done / max, the loss and the elapsed
     time; otherwise one plain line every ``interval`` seconds and one when a model's
     optimisation ends; nothing with ``quiet``. Everything goes to stderr.
 
     >>> import io
-    >>> from notescrub.detect.train_events import TrainingStep
+    >>> from notescrub.detect.crf.train_events import TrainingStep
     >>> out = io.StringIO()
     >>> with TrainingProgress(stream=out, interval=0) as p:
     ...     p(TrainingStep("crf", 1, 3, 90.5)); p(TrainingStep("crf", 2, 3, 40.25)); p(TrainingStep("crf", 2, 3, 40.25, done=True))
@@ -166,15 +175,8 @@ class TrainingProgress:
 
     def __init__(self, command: str = "train", *, quiet: bool = False, stream: TextIO | None = None,
                  interval: float = 10.0, tty: bool | None = None) -> None:
-        self.command = command
-        self.quiet = quiet
-        self.stream = stream if stream is not None else sys.stderr
-        self.interval = interval
-        self.tty = self.stream.isatty() if tty is None else tty
-        self._bar: Any = None
-        self._task: Any = None
+        super().__init__(command, quiet=quiet, stream=stream, interval=interval, tty=tty)
         self._model: str | None = None
-        self._t0 = self._last = time.monotonic()
 
     def __enter__(self) -> TrainingProgress:
         if not self.quiet and self.tty:
@@ -195,7 +197,7 @@ class TrainingProgress:
             self._bar = None
 
     def __call__(self, step: Any) -> None:
-        """Take one :class:`~notescrub.detect.train_events.TrainingStep`."""
+        """Take one :class:`~notescrub.detect.crf.train_events.TrainingStep`."""
         if self.quiet:
             return
         if step.model != self._model or (step.iteration <= 1 and not step.done):  # the next model

@@ -27,8 +27,8 @@ from functools import cache, cached_property, lru_cache
 from typing import Any
 
 from notescrub.detect.base import Detector
-from notescrub.detect.negative_cues import NegativeCues
-from notescrub.detect.resolve import Blocks, longest
+from notescrub.detect.rules.negative_cues import NegativeCues
+from notescrub.detect.spans.resolve import Blocks, longest
 from notescrub.errors import ConfigError
 from notescrub.lexicons import lexicon
 from notescrub.text.segment import lines
@@ -130,7 +130,7 @@ def _hospital_heads() -> PhraseIndex:
 
 @lru_cache(maxsize=1)
 def _block_rules() -> tuple[Any, ...]:  # the negative-cue rules (eponyms)
-    from notescrub.detect.rules import load_rules
+    from notescrub.detect.rules.detector import load_rules
 
     return tuple(r for r in load_rules(["en_blocks.toml"]).rules if r.block)
 
@@ -210,7 +210,7 @@ class DictionaryDetector(Detector):
     @cached_property
     def negative_cues(self) -> NegativeCues:
         """The eponym block ranges (English; none in Spanish); the assembly may share a rules
-        detector's (:func:`~notescrub.detect.negative_cues.share_negative_cues`)."""
+        detector's (:func:`~notescrub.detect.rules.negative_cues.share_negative_cues`)."""
         return NegativeCues(_block_rules() if self.lang == "en" else ())
 
     # -- lexicons -----------------------------------------------------------------

@@ -60,7 +60,7 @@ from notescrub.text.align import (
 )
 from notescrub.types import GOLD, Document, Span
 
-__all__ = ["KIND", "SVMTagger", "featurizer_from_config", "load_pipeline"]
+__all__ = ["KIND", "SVMTagger", "featurizer_from_config"]
 
 log = logging.getLogger(__name__)
 
@@ -300,10 +300,3 @@ def _matrix(attrs: list[list[str]], vocab: dict[str, int]) -> sp.csr_matrix:
     return X
 
 
-def load_pipeline(directory: str | Path) -> Any:
-    """Registry loader for kind ``svm``."""
-    from notescrub.pipeline import Pipeline
-    from notescrub.registry import read_model_meta
-
-    d = Path(directory)
-    return Pipeline([SVMTagger.load(d)], name=f"svm:{d.name}", metadata=read_model_meta(d))

@@ -5,7 +5,7 @@
 * +SF: plus the sentence features (line position, sentence lengths, last words of the
   previous sentence; our ``sentence`` group);
 * +EX: plus the extra-resource dictionaries (our ``dictionary`` group);
-* +LC: BASELINE plus the second, label-consistency CRF (:mod:`notescrub.detect.consistency`);
+* +LC: BASELINE plus the second, label-consistency CRF (:mod:`notescrub.detect.crf.consistency`);
 * all (PROPOSED): the ``aramaki`` recipe, everything together.
 
 Figures: 2-way (PHI vs non-PHI token) P/R/F as Table 4, and typed strict P/R/F.
@@ -39,7 +39,7 @@ VARIANTS: list[tuple[str, tuple[str, ...] | None, bool]] = [
 
 def build_variant(groups: tuple[str, ...], lc: bool, lang: str, settings: Any) -> Any:
     """An unfitted Aramaki-style tagger with ``groups`` (and the consistency stage when ``lc``)."""
-    from notescrub.detect.crf import CRFTagger
+    from notescrub.detect.crf.tagger import CRFTagger
     from notescrub.recipes import aramaki
 
     if lc:

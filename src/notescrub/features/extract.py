@@ -69,7 +69,7 @@ class TableGroup:
     Token ``i`` gets ``table[ids[i]]``. Document-level features (sentence, line,
     section, chunk, feeder features) are shared by many tokens: a scorer can score each
     table row once and gather the rows (see
-    :meth:`notescrub.detect.crf_decode.CRFWeights.scores_from_parts`).
+    :meth:`notescrub.detect.crf.decode.CRFWeights.scores_from_parts`).
 
     >>> TableGroup([[], ["sec=hpi"]], [0, 1, 1]).lists()
     [[], ['sec=hpi'], ['sec=hpi']]

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from notescrub.detect.prefilter import first_ascii_chars
+from notescrub.detect.rules.prefilter import first_ascii_chars
 from notescrub.features.token import carafe_classes, short_shape
 from notescrub.text.views import TokenView
 from notescrub.types import Document
@@ -119,8 +119,8 @@ def patterns_for(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
 @lru_cache(maxsize=4)
 def _finders(lang: str) -> tuple[tuple[str, Callable[[str], Iterator[Any]]], ...]:
     """``(name, finditer)`` per pattern; patterns that start with a digit or punctuation use a
-    :class:`~notescrub.detect.prefilter.Scanner` (same matches, skips impossible starts)."""
-    from notescrub.detect.prefilter import Scanner
+    :class:`~notescrub.detect.rules.prefilter.Scanner` (same matches, skips impossible starts)."""
+    from notescrub.detect.rules.prefilter import Scanner
 
     out = []
     for name, rx in patterns_for(lang):

@@ -14,7 +14,7 @@ What the paper used, and what we do:
 * **Extra resources**: person-name and location dictionaries (46k / 22k entries) and
   date expressions -- the ``dictionary`` group (our own lexicons).
 * **Label consistency**: a second CRF with token- and entry-level majority labels in the
-  record and the corpus (:mod:`notescrub.detect.consistency`). The paper does not say
+  record and the corpus (:mod:`notescrub.detect.crf.consistency`). The paper does not say
   how the first-stage labels of the training data were produced; we cross-fit them
   (``folds=5``). At run time the corpus majorities are the training corpus's; in
   training, a record's corpus majorities come from the other folds (a new record is
@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from notescrub.detect.consistency import ConsistencyTagger
-from notescrub.detect.crf import CRFTagger
+from notescrub.detect.crf.consistency import ConsistencyTagger
+from notescrub.detect.crf.tagger import CRFTagger
 from notescrub.features import Featurizer
 
 __all__ = ["build", "featurizer"]

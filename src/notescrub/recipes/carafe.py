@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from notescrub.detect.crf import CRFTagger
+from notescrub.detect.crf.tagger import CRFTagger
 from notescrub.features import Featurizer
 from notescrub.recipes.carafe_pp import PP_BIAS, CarafePP
 

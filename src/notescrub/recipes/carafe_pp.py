@@ -6,7 +6,7 @@ customizations" section over the text after the CRF. Here those expressions are 
 packaged rule file ``resources/rules/carafe_pp.toml`` (validated like every rule
 file): PHONE_REG1/2, the ``<INITCAP> ... Hospital|Health|Care Center|Medical
 Center|Morgue`` pattern and Table 5's address pattern (street, city, state, ZIP).
-Their matches are added to the CRF's spans with the :func:`~notescrub.detect.resolve.union`
+Their matches are added to the CRF's spans with the :func:`~notescrub.detect.spans.resolve.union`
 policy (recall first: a CRF span and a rule match that overlap become their union,
 labelled by the higher-scored, longer one). The CRF decodes with the paper's bias
 (-1.5) unless the tagger passed in says otherwise.
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.detect.base import Detector
-from notescrub.detect.crf import CRFTagger
-from notescrub.detect.resolve import union
+from notescrub.detect.crf.tagger import CRFTagger
+from notescrub.detect.spans.resolve import union
 from notescrub.errors import ConfigError, ModelError
 from notescrub.estimator import Params
 from notescrub.types import Document, Span
@@ -46,7 +46,7 @@ PP_BIAS = -1.5
 
 @lru_cache(maxsize=4)
 def _rules(files: tuple[str, ...]) -> Any:
-    from notescrub.detect.rules import RulesDetector
+    from notescrub.detect.rules.detector import RulesDetector
 
     return RulesDetector(list(files), lang="en", name="carafe_pp", propagate=False)
 

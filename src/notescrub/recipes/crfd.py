@@ -2,7 +2,7 @@
 
 The paper's CRFD complements Stat De-id's local context with *sentential global
 context*: a linear-chain CRF decodes each sentence jointly. Here:
-:class:`~notescrub.detect.crfd.StatDeidCRF` with the featurizer of the
+:class:`~notescrub.detect.crf.statdeid.StatDeidCRF` with the featurizer of the
 :mod:`~notescrub.recipes.stat_deid` recipe (same groups, same language rules), one
 sequence per sentence, BIO tags, L-BFGS with L2 (CRFsuite; ``c2 = 1.0``,
 100 iterations). The paper does not give its CRF's training settings (it used
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from notescrub.detect.crfd import StatDeidCRF
+from notescrub.detect.crf.statdeid import StatDeidCRF
 from notescrub.errors import ConfigError
 from notescrub.recipes.stat_deid import featurizer
 

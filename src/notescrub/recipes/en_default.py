@@ -161,10 +161,10 @@ class EnDefaultTrainer:
 
     def fit(self, docs: Sequence[Document] = (), layer: str = "gold") -> EnDefaultTrainer:
         """Train on the recipe's training set plus ``docs`` (spans of ``layer``)."""
-        from notescrub.detect.crf import CRFTagger
+        from notescrub.detect.crf.stacked import StackedCRF
+        from notescrub.detect.crf.tagger import CRFTagger
         from notescrub.detect.dictionary import DictionaryDetector
-        from notescrub.detect.rules import RulesDetector
-        from notescrub.detect.stacked import StackedCRF
+        from notescrub.detect.rules.detector import RulesDetector
         from notescrub.features import Featurizer
 
         if layer != "gold":  # the recipe's own notes carry their spans in gold: move the added ones there

@@ -9,7 +9,7 @@ patterns for dates, phone numbers and identifiers. Here:
 * **dictionaries**: :class:`~notescrub.detect.dictionary.DictionaryDetector` with
   ``mode="hd"`` (names, cities, states, countries, hospital words; a token is PHI when
   it is in one of them and not in the wordfreq-derived common-word list);
-* **heuristics**: the packaged rules (:class:`~notescrub.detect.rules.RulesDetector`):
+* **heuristics**: the packaged rules (:class:`~notescrub.detect.rules.detector.RulesDetector`):
   patterns (dates, ages, phones, IDs...), titles (``Dr.``, ``Mr.``) and hand bigrams
   (``lives in``, ``works as``, ``daughter X``);
 * conflicts resolved by ``highest_score`` (rules score above dictionary hits).
@@ -33,8 +33,8 @@ from typing import Any
 
 from notescrub.detect.base import Detector
 from notescrub.detect.dictionary import DictionaryDetector
-from notescrub.detect.resolve import highest_score
-from notescrub.detect.rules import RulesDetector
+from notescrub.detect.rules.detector import RulesDetector
+from notescrub.detect.spans.resolve import highest_score
 from notescrub.pipeline import Pipeline
 from notescrub.types import Document, Span
 
@@ -43,7 +43,7 @@ __all__ = ["DICTIONARY_LABELS", "MODEL_META", "HDBaseline", "build", "build_pipe
 #: labels the H+D dictionaries can produce (``DictionaryDetector(mode="hd")``)
 DICTIONARY_LABELS = ("CITY", "COUNTRY", "DOCTOR", "HOSPITAL", "ORGANIZATION", "PATIENT", "PROFESSION", "STATE")
 
-#: model.json content of an H+D model directory (kind "rules", loaded by detect.rules.load_pipeline)
+#: model.json content of an H+D model directory (kind "rules", read by notescrub.modeldir.read_rules)
 MODEL_META: dict[str, Any] = {
     "kind": "rules",
     "name": "h-d",
@@ -84,7 +84,7 @@ class HDBaseline(Detector):
         >>> "DATE" in HDBaseline().types_ and "CITY" in HDBaseline().types_
         True
         """
-        from notescrub.detect.rules import load_rules
+        from notescrub.detect.rules.detector import load_rules
 
         rules = {r.label for r in load_rules(None, self.lang).rules if not r.block}
         return sorted(rules | set(DICTIONARY_LABELS))

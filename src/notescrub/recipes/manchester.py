@@ -3,12 +3,12 @@
 What the paper did, and what :class:`ManchesterRecipe` does:
 
 * **Knowledge-driven taggers**: JAPE rules and filtered dictionaries -- here the packaged
-  :class:`~notescrub.detect.rules.RulesDetector` and
+  :class:`~notescrub.detect.rules.detector.RulesDetector` and
   :class:`~notescrub.detect.dictionary.DictionaryDetector` of the language.
 * **One IO-CRF per entity type** for City, Date, Hospital, Organization, Profession and
   Patient (plus Doctor, which the paper's recall submission used), each with lexical,
   orthographic, semantic (dictionary) and positional features over a +/-2 window --
-  here :class:`~notescrub.detect.crf.CRFTagger` (``scheme="IO"``; BIO for a CRF whose
+  here :class:`~notescrub.detect.crf.tagger.CRFTagger` (``scheme="IO"``; BIO for a CRF whose
   training spans of one label often touch, see :func:`adjacency_share`) with the shared
   :class:`~notescrub.features.Featurizer` groups ``lexical``, ``orthographic``,
   ``dictionary`` and ``position``. A type group is a canonical i2b2-2014 subtype, so
@@ -22,7 +22,7 @@ What the paper did, and what :class:`ManchesterRecipe` does:
   ``min_recall``. Types with no usable knowledge tagger and no per-type CRF are learned by
   one more IO-CRF over all of them (the *residual* CRF) -- the paper had English rules
   for all of them; a corpus in a language without rules (MEDDOCAN) needs this.
-* **ML post-processing rules** (:mod:`notescrub.detect.postprocess`, packaged data) on
+* **ML post-processing rules** (:mod:`notescrub.detect.spans.postprocess`, packaged data) on
   the CRFs' output: extend a facility tag to a neighbouring ``Hospital``, drop dates
   inside ``140/4.0/107``-like strings, merge names split by an initial...
 * **Two-pass recognition**: :class:`~notescrub.detect.two_pass.PatientDictionary` over the
@@ -30,10 +30,10 @@ What the paper did, and what :class:`ManchesterRecipe` does:
   Hospital (the types the paper found it helped).
 * **Integration**: each type takes the taggers its operating point selects, then
   conflicts are settled by a per-type priority (Doctor over Patient, Age over Date...),
-  an injectable :class:`~notescrub.detect.resolve.Priority` (``priority=``).
+  an injectable :class:`~notescrub.detect.spans.resolve.Priority` (``priority=``).
 * **Three submissions** as presets: ``precision`` (Date, Doctor, Patient from the
   knowledge taggers only), ``recall`` (plus the CRFs for Date, Doctor and Patient, and
-  uncovered remainders kept by :class:`~notescrub.detect.resolve.Cover`), ``f1`` (plus
+  uncovered remainders kept by :class:`~notescrub.detect.spans.resolve.Cover`), ``f1`` (plus
   the CRFs for Date and Patient). Types without a usable knowledge tagger use their CRF
   in every preset.
 
@@ -348,7 +348,7 @@ class ManchesterRecipe(Params, Detector):
                 if k != "verbose"}
 
     def _rule_labels(self) -> set[str]:
-        from notescrub.detect.rules import load_rules
+        from notescrub.detect.rules.detector import load_rules
 
         return {r.label for r in load_rules(None, self.rules_lang()).rules if not r.block}
 
@@ -366,7 +366,7 @@ class ManchesterRecipe(Params, Detector):
         """Language of the rule files: ``lang``, or English when ``lang`` has no packaged rules
         (its language-independent patterns -- e-mail, URL, IP, phone, numeric dates -- are then
         kept only for the types where they pass the training-set check)."""
-        from notescrub.detect.rules import packaged_rule_files
+        from notescrub.detect.rules.detector import packaged_rule_files
 
         own = [f for f in packaged_rule_files(self.lang) if not f.endswith("_macros.toml")]
         return self.lang if own else "en"
@@ -451,7 +451,7 @@ class ManchesterRecipe(Params, Detector):
 
     def _crf_jobs(self, docs: list[Document], layer: str, groups: Mapping[str, set[str]],
                   plan: Mapping[str, Mapping[str, Any]]) -> tuple[list[Any], list[str]]:
-        from notescrub.detect.crf import CRFTagger
+        from notescrub.detect.crf.tagger import CRFTagger
 
         feat = featurizer(self.lang, **self.features)
         attrs = [feat.attributes(d) for d in docs]

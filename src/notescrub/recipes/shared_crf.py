@@ -11,7 +11,7 @@ pipeline by featurizer configuration and gives every member of a group a
 indexes with their weight matrices side by side (attributes x all members' labels) --
 computed once per document, and each member reads its own columns. Each member keeps its
 own weights, kernel and transitions for decoding; the shared scorer owns the caches (its
-:meth:`~notescrub.detect.crf_scorer.Scorer.clear` empties them, also through any member).
+:meth:`~notescrub.detect.crf.scorer.Scorer.clear` empties them, also through any member).
 
 The scores are *identical* to each CRF's own (same floats, so same spans and scores):
 
@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from notescrub.detect.crf_decode import CRFWeights
-from notescrub.detect.crf_kernels import Kernel
-from notescrub.detect.crf_scorer import Scorer
+from notescrub.detect.crf.decode import CRFWeights
+from notescrub.detect.crf.kernels import Kernel
+from notescrub.detect.crf.scorer import Scorer
 
 __all__ = ["MemberScorer", "SharedScorer", "StackedWeights", "share_crf_scoring"]
 
@@ -109,7 +109,7 @@ class StackedWeights(CRFWeights):
 class SharedScorer(Scorer):
     """The scorer of a :class:`StackedWeights`: scores every member at once, per document.
 
-    On top of the per-word and per-row caches of :class:`~notescrub.detect.crf_scorer.Scorer`
+    On top of the per-word and per-row caches of :class:`~notescrub.detect.crf.scorer.Scorer`
     it keeps the stacked scores of the last documents (at most ``keep_docs``) until every
     member has read its columns.
     """
@@ -191,7 +191,7 @@ def share_crf_scoring(detectors: Iterable[Any], stacks: dict[Any, SharedScorer] 
     scorer keeps it; ``stacks`` (owned by the caller, e.g. a loaded hybrid model, keyed by
     the members' weights) reuses shared scorers between the pipelines built from one model.
     """
-    from notescrub.detect.crf import CRFTagger
+    from notescrub.detect.crf.tagger import CRFTagger
 
     groups: dict[str, list[tuple[Any, Scorer]]] = {}
     for det in detectors:

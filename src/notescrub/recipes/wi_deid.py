@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from notescrub.detect.crf import CRFTagger
+from notescrub.detect.crf.tagger import CRFTagger
 from notescrub.features import Featurizer
 
 __all__ = ["build", "featurizer"]

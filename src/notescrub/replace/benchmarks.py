@@ -24,7 +24,7 @@ __all__: list[str] = []
 
 @benchmark("deid", "replacement throughput (spans/s, chars/s on one core) per mode, on the corpora's gold spans")
 def _bench_deid(paths: Sequence[Path], repeat: int) -> dict[str, Any]:
-    from notescrub.detect.resolve import longest
+    from notescrub.detect.spans.resolve import longest
     from notescrub.io import read_corpus
     from notescrub.replace.engine import Replacer
     from notescrub.replace.keys import SurrogateKey

@@ -2,7 +2,7 @@
 
 Detection is never redone here: the spans come from a layer (``phi`` by default,
 ``gold`` for annotated corpora) and must not overlap (pass ``resolve="longest"`` or
-any :mod:`notescrub.detect.resolve` policy to merge them, otherwise the replacer
+any :mod:`notescrub.detect.spans.resolve` policy to merge them, otherwise the replacer
 refuses). Each span is handed to the operator chosen for its type: by native label
 first, then by canonical subtype (``span.phi``), so MEDDOCAN's
 ``NOMBRE_SUJETO_ASISTENCIA`` gets the PATIENT surrogate. In ``surrogate`` mode a
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
-from notescrub.detect.resolve import Resolver, get_resolver
+from notescrub.detect.spans.resolve import Resolver, get_resolver
 from notescrub.docref import doc_ref
 from notescrub.errors import ConfigError, NotescrubError, OffsetError, ProcessingError
 from notescrub.replace.base import Context, Operator, ReplaceState
@@ -216,7 +216,7 @@ class Replacer:
                 if self.resolver is None:
                     raise OffsetError(
                         f"{doc_ref(doc.id)}: spans [{a1}, {b1}) {s1.label} and [{a2}, {b2}) {s2.label} overlap; "
-                        "resolve them first (notescrub.detect.resolve, e.g. resolve='longest') or fix the input")
+                        "resolve them first (notescrub.detect.spans.resolve, e.g. resolve='longest') or fix the input")
                 merged = self.resolver(list(chosen))
                 log.info("%s: resolved %d overlapping spans into %d", doc_ref(doc.id), len(chosen), len(merged))
                 return merged

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from notescrub.detect import token_posteriors
+from notescrub.detect.crf import posteriors as token_posteriors
 from notescrub.text.tokenize import Token
 from notescrub.text.views import token_view
 from notescrub.types import PHI, Document

@@ -194,7 +194,7 @@ class AnnotateTask:
     def _explain_fn(self, report: Counter) -> Any:
         if not self.explain:
             return None
-        from notescrub.detect.crf_explain import explainable, explainer
+        from notescrub.detect.crf.explain import explainable, explainer
 
         if self._explainer is None:
             self._explainer = set(explainable(self.pipeline))

@@ -114,7 +114,7 @@ def scheme_tags(types: Sequence[str], scheme: str) -> list[str]:
 
 def resolve_overlaps(spans: Sequence[Span]) -> tuple[list[Span], list[Span]]:
     """Split ``spans`` into (kept, dropped): longest first, then earliest, then label."""
-    from notescrub.detect.resolve import greedy
+    from notescrub.detect.spans.resolve import greedy
 
     order = sorted(spans, key=lambda s: (-s.length, s.start, s.label))
     rank = {id(s): i for i, s in enumerate(order)}

@@ -142,7 +142,7 @@ def record(doc: Any, spans: Iterable[Any], explain: Any = None) -> dict[str, Any
 def build_task(args: argparse.Namespace, pipeline: Any = None) -> Any:
     """The per-group task of this command (also what a worker builds where it cannot be forked)."""
     from notescrub.cli.options import load_model_from_args
-    from notescrub.detect.crf_explain import explainable
+    from notescrub.detect.crf.explain import explainable
     from notescrub.scale.work import AnnotateTask
 
     if pipeline is None:

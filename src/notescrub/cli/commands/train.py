@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     log.info("training %s on %d documents%s", args.recipe, len(train),
              f" ({len(added)} added)" if added else "" if not own_data else " plus the recipe's own")
     from notescrub.cli.progress import TrainingProgress
-    from notescrub.detect.train_events import listening
+    from notescrub.detect.crf.train_events import listening
 
     t0 = time.perf_counter()
     with TrainingProgress(quiet=bool(getattr(args, "quiet", False))) as progress, listening(progress):

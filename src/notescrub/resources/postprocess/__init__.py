@@ -1,1 +1,1 @@
-"""Packaged post-processing rule files (TOML) for :mod:`notescrub.detect.postprocess`."""
+"""Packaged post-processing rule files (TOML) for :mod:`notescrub.detect.spans.postprocess`."""

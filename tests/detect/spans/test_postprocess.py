@@ -1,0 +1,275 @@
+"""Tests of the ML post-processing rules (extend / drop / merge) and their file validation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notescrub.detect.spans.postprocess import (
+    PostProcessor,
+    load_post_rules,
+    packaged_post_files,
+)
+from notescrub.errors import ConfigError
+from notescrub.types import Document, Span
+
+PP = PostProcessor()
+
+
+def _apply(text: str, spans: list[tuple[str, str]], pp: PostProcessor = PP) -> list[tuple[str, str]]:
+    """Spans given as (surface, label): the first occurrence of the surface."""
+    doc = Document("d", text)
+    objs = []
+    for surface, label in spans:
+        i = text.index(surface)
+        objs.append(Span(i, i + len(surface), label, 0.7, "crf"))
+    return [(doc.span_text(s), s.label) for s in pp.apply(doc, objs)]
+
+
+@pytest.mark.parametrize("text, spans, expected", [
+    # the paper's example: a hospital tag grows to the following 'Hospital'
+    ("Admitted to Barney Convalescent Hospital yesterday.", [("Barney", "HOSPITAL")],
+     [("Barney Convalescent Hospital", "HOSPITAL")]),
+    # head before the tag (Spanish facility names)
+    ("Ingresa en el Hospital Universitario La Paz por disnea.", [("La Paz", "HOSPITAL")],
+     [("Hospital Universitario La Paz", "HOSPITAL")]),
+    # native labels mapping to HOSPITAL are covered too
+    ("Remitido al Centro de Salud Delicias ayer.", [("Delicias", "CENTRO_SALUD")],
+     [("Centro de Salud Delicias", "CENTRO_SALUD")]),
+    # a lower-case 'hospital' is not a name head
+    ("Barney was taken to the hospital.", [("Barney", "HOSPITAL")], [("Barney", "HOSPITAL")]),
+    # never across a line break
+    ("Seen at Barney\nHospital course: stable.", [("Barney", "HOSPITAL")], [("Barney", "HOSPITAL")]),
+    # not across a lower-case word
+    ("Barney said Hospital food is bad.", [("Barney", "HOSPITAL")], [("Barney", "HOSPITAL")]),
+    # too far away
+    ("Barney A B C D E Hospital", [("Barney", "HOSPITAL")], [("Barney", "HOSPITAL")]),
+    # other types are not extended
+    ("Dr. Barney Convalescent Hospital", [("Barney", "DOCTOR")], [("Barney", "DOCTOR")]),
+    # already ending with the head
+    ("Mercy Hospital today", [("Mercy Hospital", "HOSPITAL")], [("Mercy Hospital", "HOSPITAL")]),
+    # organisation heads
+    ("He works for Acme Widgets Inc downtown.", [("Acme", "ORGANIZATION")], [("Acme Widgets Inc", "ORGANIZATION")]),
+])
+def test_extend(text, spans, expected):
+    assert _apply(text, spans) == expected
+
+
+@pytest.mark.parametrize("text, surface, kept", [
+    ("Chem7: 140/4.0/107/25.7/32/1 today", "140/4.0", False),   # slash chain (paper's example)
+    ("ABG 7.38/42/88 on RA", "42/88", False),                     # decimal in the chunk
+    ("BP 120/80, HR 72", "120/80", False),                        # vital-sign cue
+    ("TA: 130/85 mmHg", "130/85", False),                         # Spanish cue
+    ("Seen on 03/18/2091 in clinic.", "03/18/2091", True),
+    ("Follow up 4/12 with labs.", "4/12", True),
+    ("Fechas 12/03/2019 y 14/03/2019.", "12/03/2019", True),
+])
+def test_drop_dates_in_lab_strings(text, surface, kept):
+    assert (_apply(text, [(surface, "DATE")]) != []) is kept
+
+
+@pytest.mark.parametrize("surface, label, kept", [
+    ("PCP", "HOSPITAL", False),
+    ("ICU", "ORGANIZATION", False),
+    ("Lasix", "PATIENT", False),
+    ("Mercy", "HOSPITAL", True),
+    ("PCP", "DATE", True),  # the rule is for name-like types only
+])
+def test_drop_medical_abbreviations(surface, label, kept):
+    text = f"Seen by {surface} today"
+    assert (_apply(text, [(surface, label)]) != []) is kept
+
+
+def test_drop_spans_without_alphanumerics():
+    assert _apply("a -- b", [("--", "DATE")]) == []
+
+
+def test_merge_name_split_by_initial():
+    got = _apply("Clarence H. HESS was seen.", [("Clarence", "PATIENT"), ("HESS", "PATIENT")])
+    assert got == [("Clarence H. HESS", "PATIENT")]
+    # different labels never merge
+    got = _apply("Clarence H. HESS was seen.", [("Clarence", "PATIENT"), ("HESS", "DOCTOR")])
+    assert got == [("Clarence", "PATIENT"), ("HESS", "DOCTOR")]
+
+
+def test_post_meta_names_the_rule():
+    doc = Document("d", "Barney Convalescent Hospital")
+    (s,) = PP.apply(doc, [Span(0, 6, "HOSPITAL", 0.7, "crf")])
+    assert s.meta["post"] == "extend-facility-head" and s.source == "crf" and s.score == 0.7
+
+
+def test_only_selects_rules_and_rejects_unknown_names():
+    pp = PostProcessor(only=["drop-date-in-slash-chain"])
+    assert pp.names == ["drop-date-in-slash-chain"]
+    assert _apply("Barney Convalescent Hospital", [("Barney", "HOSPITAL")], pp) == [("Barney", "HOSPITAL")]
+    with pytest.raises(ConfigError, match="unknown post-processing rules"):
+        PostProcessor(only=["nope"])
+
+
+def test_packaged_rules_load():
+    assert "default.toml" in packaged_post_files()
+    names = [r.name for r in load_post_rules()]
+    assert len(names) == len(set(names)) >= 6
+
+
+@pytest.mark.parametrize("body, message", [
+    ('[[rule]]\nname = "a"\naction = "explode"\n', "unknown action"),
+    ('[[rule]]\nname = "a"\naction = "drop"\nspan_pattern = "("\n', "not a valid regular expression"),
+    ('[[rule]]\nname = "a"\naction = "drop"\nspan_pattern = "x"\ncolour = 1\n', "unknown keys"),
+    ('[[rule]]\nname = "a"\naction = "drop"\n', "needs at least one of"),
+    ('[[rule]]\nname = "a"\naction = "drop"\nall_in = ["no_such_lexicon"]\n', "unknown lexicon"),
+    ('[[rule]]\nname = "a"\naction = "extend"\n', "needs heads or a lexicon"),
+    ('[[rule]]\nname = "a"\naction = "extend"\nheads = ["x"]\ndirection = "up"\n', "direction"),
+    ('[[rule]]\nname = "a"\naction = "merge"\n', "gap_pattern"),
+    ('[[rule]]\naction = "merge"\ngap_pattern = " "\n', "missing 'name'"),
+    (('[[rule]]\nname = "a"\naction = "drop"\nspan_pattern = "x"\n'
+     '[[rule]]\nname = "a"\naction = "drop"\nspan_pattern = "y"\n'), "defined twice"),
+    ('[[rule]\nname = "a"', "invalid TOML"),
+    ('colour = 1\n', "unknown top-level keys"),
+])
+def test_malformed_files_fail_with_file_and_rule(tmp_path: Path, body: str, message: str):
+    f = tmp_path / "bad.toml"
+    f.write_text(body, encoding="utf-8")
+    with pytest.raises(ConfigError, match=message) as info:
+        load_post_rules([f])
+    assert str(f) in str(info.value)
+    if "name = \"a\"" in body and "TOML" not in message:
+        assert "'a'" in str(info.value) and ":" in str(info.value)
+
+
+def test_error_names_the_line(tmp_path: Path):
+    f = tmp_path / "bad.toml"
+    f.write_text('# c\n\n[[rule]]\nname = "late"\naction = "drop"\nspan_pattern = "["\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_post_rules([f])
+    assert info.value.line == 4 and "late" in str(info.value)
+
+
+def test_missing_packaged_file():
+    with pytest.raises(ConfigError, match="no post-processing rule file"):
+        load_post_rules(["nope.toml"])
+
+
+_WORDS = st.sampled_from(["Barney", "Hospital", "140/4.0/107", "BP", "120/80", "03/18/2091", "Clarence", "H.",
+                          "HESS", "PCP", "the", "hospital", "\n", "--", "Centro", "de", "Salud"])
+_LABELS = st.sampled_from(["HOSPITAL", "DATE", "PATIENT", "ORGANIZATION", "FECHAS", "CITY"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=12), st.data())
+def test_output_stays_inside_text_and_near_the_input(words, data):
+    text = " ".join(words)
+    doc = Document("d", text)
+    starts = [0]
+    for w in words[:-1]:
+        starts.append(starts[-1] + len(w) + 1)
+    picks = data.draw(st.lists(st.integers(0, len(words) - 1), max_size=4, unique=True))
+    spans = [Span(starts[i], starts[i] + len(words[i]), data.draw(_LABELS), 0.6, "crf") for i in picks
+             if words[i].strip()]
+    out = PP.apply(doc, spans)
+    assert len(out) <= len(spans)
+    for s in out:
+        assert 0 <= s.start < s.end <= len(text)
+        assert any(s.overlaps(x) for x in spans)  # every output span grows from an input span
+        assert any(s.label == x.label for x in spans)
+
+
+# --------------------------------------------------------------------------- grow / split actions
+def _rules(tmp_path, body: str) -> PostProcessor:
+    f = tmp_path / "r.toml"
+    f.write_text(body, encoding="utf-8")
+    return PostProcessor([f])
+
+
+_SPLIT_GAP = '''
+[[rule]]
+name = "gap"
+action = "split"
+types = ["PATIENT", "HOSPITAL"]
+split_pattern = '(?<=\\S)(?:[ \\t]{3,}|\\t)(?=\\S)|[ \\t]*\\n[ \\t]*\\n\\s*'
+all_in = ["common_words"]
+'''
+
+
+def test_split_drops_a_header_word_across_a_column_gap(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_GAP)
+    doc = Document("d", "Name: Kalani Makoa         Date: 3/4")
+    out = pp.apply(doc, [Span(6, 31, "PATIENT", 0.8, "crf")])
+    assert [(doc.span_text(s), s.meta["post"], s.score) for s in out] == [("Kalani Makoa", "gap", 0.8)]
+
+
+def test_split_keeps_hard_wrapped_names_whole(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_GAP)
+    doc = Document("d", "read by Dr. Natasa\nKlaric and Brookhollow\n   Skilled Nursing")
+    spans = [Span(12, 25, "PATIENT", 0.8, "crf"), Span(30, 60, "HOSPITAL", 0.8, "crf")]
+    assert pp.apply(doc, spans) == sorted(spans, key=Span.sort_key)
+
+
+def test_split_at_blank_line_keeps_each_named_piece(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_GAP)
+    doc = Document("d", "Klehai Wing\n\nIkaika Nohea")
+    out = pp.apply(doc, [Span(0, len(doc.text), "HOSPITAL", 0.7, "crf")])
+    assert [doc.span_text(s) for s in out] == ["Klehai Wing", "Ikaika Nohea"]
+
+
+_SPLIT_PAREN = '''
+[[rule]]
+name = "paren"
+action = "split"
+types = ["PATIENT"]
+split_pattern = \'\'\'\\s*\\((?!\\s*["“'‘])\\s*|(?<!["”'’])\\s*\\)\\s*\'\'\'
+strip_left_pattern = '(?:[a-z]+\\s+)+(?=[A-Z])'
+all_in = ["common_words"]
+'''
+
+
+def test_split_at_parenthesis_and_strip_linking_words(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_PAREN)
+    doc = Document("d", "Noelani Makoa (proxy for Kalani Makoa) called")
+    out = pp.apply(doc, [Span(0, 37, "PATIENT", 0.9, "crf")])
+    assert [doc.span_text(s) for s in out] == ["Noelani Makoa", "Kalani Makoa"]
+
+
+def test_split_keeps_a_quoted_nickname_inside_the_name(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_PAREN)
+    doc = Document("d", 'Re: Xiaoling ("Sharon") Chen, DOB')
+    span = Span(4, 28, "PATIENT", 0.9, "crf")
+    assert pp.apply(doc, [span]) == [span]
+
+
+def test_grow_takes_the_initial_before_a_name(tmp_path):
+    pp = _rules(tmp_path, '''
+[[rule]]
+name = "initial"
+action = "grow"
+types = ["DOCTOR"]
+left_pattern = '(?<![\\w.])[A-Z]\\.?\\s?$'
+window = 4
+''')
+    doc = Document("d", "surgery (G. Pendry) paged; E.Coli Pendry")
+    out = pp.apply(doc, [Span(12, 18, "DOCTOR", 0.9, "crf"), Span(34, 40, "DOCTOR", 0.9, "crf")])
+    assert [doc.span_text(s) for s in out] == ["G. Pendry", "Pendry"]
+
+
+def test_grow_and_split_validation(tmp_path):
+    with pytest.raises(ConfigError, match="needs left_pattern and/or right_pattern"):
+        _rules(tmp_path, '[[rule]]\nname = "g"\naction = "grow"\n')
+    with pytest.raises(ConfigError, match="must end with"):
+        _rules(tmp_path, '[[rule]]\nname = "g"\naction = "grow"\nleft_pattern = "Dr"\n')
+    with pytest.raises(ConfigError, match="needs split_pattern"):
+        _rules(tmp_path, '[[rule]]\nname = "s"\naction = "split"\n')
+    with pytest.raises(ConfigError, match="unknown keys"):
+        _rules(tmp_path, '[[rule]]\nname = "s"\naction = "split"\nsplit_pattern = "x"\nwindow = 3\n')
+
+
+def test_split_never_loses_a_whole_span_and_keeps_first_names(tmp_path):
+    pp = _rules(tmp_path, _SPLIT_GAP + 'keep_in = ["first_names"]\n')
+    doc = Document("d", "Name: Rose Hope         Date: 3/4")
+    out = pp.apply(doc, [Span(6, 28, "PATIENT", 0.8, "crf")])
+    assert [doc.span_text(s) for s in out] == ["Rose Hope"]  # a first name keeps the piece
+    doc2 = Document("d", "the unit         date")
+    only_common = Span(0, len(doc2.text), "HOSPITAL", 0.5, "crf")
+    assert _rules(tmp_path, _SPLIT_GAP).apply(doc2, [only_common]) == [only_common]  # nothing left: kept whole
