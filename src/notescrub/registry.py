@@ -99,7 +99,7 @@ def _entries() -> list[Registered]:
         Registered("model", "hybrid", 1, "notescrub.modeldir:read_hybrid"),
         Registered("model", "rules", 1, "notescrub.modeldir:read_rules"),
         *(Registered("model", kind, 1, "notescrub.modeldir:read_trained", loads=loads) for kind, loads in (
-            ("crf", "notescrub.detect.crf.tagger:load_tagger"),
+            ("crf", "notescrub.detect.crf.load:load_tagger"),
             ("crfd", "notescrub.detect.crf.statdeid:StatDeidCRF.load"),
             ("svm", "notescrub.detect.svm:SVMTagger.load"),
             ("lingpipe", "notescrub.detect.lingpipe.chunker:CharLmHmmChunker.load"),

@@ -2,6 +2,7 @@
 
 - :mod:`.tagger` — :class:`~notescrub.detect.crf.tagger.CRFTagger` (training with
   python-crfsuite, decoding, saving/loading model directories, record confidence);
+  :mod:`.load` reads a ``crf`` directory of one or two stages;
 - :mod:`.scorer` — the :class:`Scorer` that owns immutable weights and every cache;
 - :mod:`.decode`, :mod:`.kernels`, :mod:`._numba` — Viterbi/forward-backward and the
   compute kernel chosen once per loaded model (numpy, or numba when installed);

@@ -15,7 +15,7 @@ kernel that :mod:`~notescrub.detect.crf.kernels` chose when the weights were set
   and stored by the pipeline in ``doc.metadata[detector name]``, so documents can be ranked
   for review (:func:`rank_for_review`).
 
-Models are directories (:meth:`CRFTagger.save`, :func:`load_tagger`): ``model.crfsuite``
+Models are directories (:meth:`CRFTagger.save`, :func:`notescrub.detect.crf.load.load_tagger`): ``model.crfsuite``
 plus ``model.json`` (kind ``crf``, labels, tagging scheme, feature configuration,
 training metadata, the model file's SHA-256), written atomically.
 
@@ -67,7 +67,6 @@ __all__ = [
     "MODEL_FILE",
     "CRFTagger",
     "Decoded",
-    "load_tagger",
     "rank_for_review",
 ]
 
@@ -482,19 +481,6 @@ def check_meta(directory: Path, meta: dict[str, Any]) -> None:
             f"model was saved by notescrub {theirs}, this is {__version__}: retrain it with this version",
             path=directory,
         )
-
-
-def load_tagger(directory: str | Path) -> Detector:
-    """The detector of a ``crf`` model directory (one- or two-stage)."""
-    from notescrub.registry import read_model_meta
-
-    d = Path(directory)
-    meta = read_model_meta(d)
-    if meta.get("stages", 1) == 2:
-        from notescrub.detect.crf.consistency import ConsistencyTagger
-
-        return ConsistencyTagger.from_meta(d, meta)
-    return CRFTagger.from_meta(d, meta)
 
 
 def rank_for_review(docs: Iterable[Document], key: str = "crf", per_token: bool = False) -> list[Document]:
