@@ -65,7 +65,8 @@ def build(model: str | Path | HybridModel | None = None, preset: str | None = No
     """The pipeline of ``model`` (default ``en-default``) at an operating point.
 
     ``preset`` picks one of a hybrid model's presets (``None``: its default);
-    ``overrides`` (``{component: {option: value}}``, hybrid models) come on top of it;
+    ``overrides`` (``{component: {option: value}}``; a single-kind model's one component is
+    named after its detector) come on top of it;
     ``recall_bias`` sets every CRF's O-label bias to ``-recall_bias`` and ``threshold``
     every CRF's minimum marginal. A knob that no component of the model takes is a
     :class:`ConfigError` (rules and dictionaries have no recall knob).
@@ -86,7 +87,7 @@ def build(model: str | Path | HybridModel | None = None, preset: str | None = No
 
 
 def load_pipeline(directory: str | Path, preset: str | None = None) -> Any:
-    """Registry loader for kind ``hybrid``: the model's pipeline at ``preset`` (default: ``default_preset``)."""
+    """The pipeline of a model directory at ``preset`` (default: its ``default_preset``); :func:`build` with a path."""
     return build(Path(directory), preset)
 
 
@@ -125,7 +126,8 @@ def assemble(model: HybridModel, preset: str | None = None,
     from notescrub.pipeline import Pipeline
     from notescrub.recipes.shared_crf import share_crf_scoring
 
-    opts = {c.name: options_for(c.kind, o) for c, o in zip(model.components, model.options(preset, overrides).values())}
+    effective = model.options(preset, overrides)
+    opts = {c.name: options_for(c.kind, effective[c.name]) for c in model.components}
     detectors: dict[str, Component] = {}
     for c in model.components:
         o = opts[c.name]
