@@ -343,7 +343,7 @@ class Component(Detector):
         from notescrub.detect.crf.posteriors import remember
 
         remember(doc, self.name, self.inner.tags_, decoded.marginals, feeder=None)  # for notescrub.risk
-        return self._finish(doc, decoded.spans), {"logprob": round(decoded.logprob, 4), "tokens": decoded.n_tokens}
+        return self._finish(doc, decoded.spans), decoded.info()
 
     def detect_many(self, docs: Iterable[Document]) -> list[list[Span]]:
         return [spans for spans, _ in self.detect_many_with_info(docs)]

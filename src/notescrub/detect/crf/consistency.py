@@ -303,7 +303,7 @@ class ConsistencyTagger(Params, Detector):
     def detect_with_info(self, doc: Document) -> tuple[list[Span], dict[str, Any]]:
         """Spans of ``doc`` and the second stage's record confidence ``{"logprob", "tokens"}``."""
         d = self.decode(doc)
-        return d.spans, {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
+        return d.spans, d.info()
 
     # -- persistence ---------------------------------------------------------------------
     def save(self, directory: str | Path, *, overwrite: bool = False, extra: dict[str, Any] | None = None) -> Path:

@@ -143,7 +143,7 @@ class StackedCRF(Params, Detector):
         # token posteriors and feeder hits, for notescrub.risk (kept in the document's cache)
         hit = np.array([any(f.startswith("stk=") and f != "stk=O" for f in table[k]) for k in ids], dtype=bool)
         remember(doc, self.name, self.crf.tags_, d.marginals, feeder=hit)
-        return [s.with_(source=self.name) for s in d.spans], {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
+        return [s.with_(source=self.name) for s in d.spans], d.info()
 
     def final_attributes(self, doc: Document) -> tuple[CRFTagger, list[list[str]]]:
         """The inner CRF and the attributes it sees for ``doc``, feeder features included

@@ -89,6 +89,10 @@ class Decoded:
     n_tokens: int
     marginals: list[np.ndarray] = field(default_factory=list, repr=False)
 
+    def info(self) -> dict[str, Any]:
+        """The record's confidence as a detector returns it (``doc.metadata[detector name]``)."""
+        return {"logprob": round(self.logprob, 4), "tokens": self.n_tokens}
+
 
 def _sequences(view: Any, mode: str) -> list[tuple[int, int]]:
     """Token ranges ``[a, b)`` of the sequences of a record (whole record or sentences)."""
@@ -397,7 +401,7 @@ class CRFTagger(Params, Detector):
         """Spans of ``doc`` and the record's confidence ``{"logprob", "tokens"}``."""
         d = self.decode(doc, marginals=True)
         remember(doc, self.name, self.tags_, d.marginals, feeder=None)  # for notescrub.risk
-        return d.spans, {"logprob": round(d.logprob, 4), "tokens": d.n_tokens}
+        return d.spans, d.info()
 
     # -- persistence ---------------------------------------------------------------------
     def metadata(self) -> dict[str, Any]:
