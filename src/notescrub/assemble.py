@@ -74,10 +74,11 @@ def build(model: str | Path | HybridModel | None = None, preset: str | None = No
     if isinstance(model, HybridModel):
         return _build_hybrid(model, preset, overrides, recall_bias, threshold, str(model.name))
     d = model_dir(model or DEFAULT_MODEL)
-    kind = read_model_meta(d).get("kind")
+    meta = read_model_meta(d)
+    kind = meta.get("kind")
     if preset is not None and kind != "hybrid":
         raise ModelError(f"--preset needs a hybrid model; this one is of kind {kind!r}", path=d)
-    hybrid = read_model(d)  # single-kind directories become one-component models
+    hybrid = read_model(d, meta)  # single-kind directories become one-component models
     try:
         return _build_hybrid(hybrid, preset, overrides, recall_bias, threshold, str(model or DEFAULT_MODEL))
     except ConfigError as exc:

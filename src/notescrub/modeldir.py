@@ -92,12 +92,13 @@ class HybridModel:
         return out
 
     @classmethod
-    def load(cls, directory: str | Path) -> HybridModel:
-        """Read and validate ``model.json``; trained components are loaded lazily."""
+    def load(cls, directory: str | Path, meta: dict[str, Any] | None = None) -> HybridModel:
+        """Read and validate ``model.json`` (or its already read content ``meta``); trained
+        components are loaded lazily."""
         from notescrub import __version__
 
         d = Path(directory)
-        meta = validate_meta(read_model_meta(d), d / META_FILE)
+        meta = validate_meta(read_model_meta(d) if meta is None else meta, d / META_FILE)
         theirs = str(meta.get("notescrub_version", "?"))
         if theirs.split(".")[:2] != __version__.split(".")[:2]:
             raise ModelError(f"model was saved by notescrub {theirs}, this is {__version__}: retrain it",
@@ -185,17 +186,18 @@ class HybridModel:
         return assemble(self, preset, overrides)
 
 
-def read_model(directory: Path) -> HybridModel:
-    """Any model directory as a :class:`HybridModel` (through its kind's registered reader)."""
+def read_model(directory: Path, meta: dict[str, Any] | None = None) -> HybridModel:
+    """Any model directory as a :class:`HybridModel` (through its kind's registered reader);
+    ``meta``: its ``model.json`` when the caller has read it already."""
     d = Path(directory)
-    meta = read_model_meta(d)
+    meta = read_model_meta(d) if meta is None else meta
     reader = resolve_target(model_kind(meta.get("kind"), d / META_FILE).target)
     return reader(d, meta)
 
 
 def read_hybrid(directory: Path, meta: dict[str, Any]) -> HybridModel:
     """Reader of kind ``hybrid``."""
-    return HybridModel.load(directory)
+    return HybridModel.load(directory, meta)
 
 
 def _kept(meta: dict[str, Any], name: str) -> dict[str, Any]:
