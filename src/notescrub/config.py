@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.errors import ModelError
-from notescrub.registry import REGISTRY, component, kinds
+from notescrub.registry import component, entry, kinds
 
 __all__ = ["FORMAT", "META_FILE", "ComponentSpec", "check_options", "check_resolver", "validate_meta"]
 
@@ -133,12 +133,12 @@ def check_resolver(spec: Any, path: Path | str | None, where: str = "resolver") 
     name = spec.get("name")
     if name not in known:
         raise _fail(f"{where}: unknown resolver {name!r}; known: {', '.join(known)}", path)
-    entry = REGISTRY[f"notescrub.resolver.{name}.v1"]
-    for key in set(spec) - {"name"} - entry.options:
-        owner = [k for k in known if key in REGISTRY[f"notescrub.resolver.{k}.v1"].options]
+    options = entry("resolver", name).options
+    for key in set(spec) - {"name"} - options:
+        owner = [k for k in known if key in entry("resolver", k).options]
         if owner:
             raise _fail(f"{where}: {key!r} is only for the {' and '.join(owner)} resolver", path)
-    _check_keys(spec, entry.options | {"name"}, where, path)
+    _check_keys(spec, options | {"name"}, where, path)
     if name == "priority":
         _str_list(spec.get("order"), f"{where}.order", path, allow_none=False)
         if len(set(spec["order"])) != len(spec["order"]):

@@ -25,10 +25,6 @@ __all__ = [
 ]
 
 
-def _tuple(v: Any) -> tuple[str, ...] | None:
-    return None if v is None else tuple(v)
-
-
 @dataclass(frozen=True)
 class DetectorOptions:
     """What every detector component takes: switch it off, keep some types, rename labels."""
@@ -114,7 +110,6 @@ _BY_KIND: dict[str, type] = {
     "lingpipe": TrainedOptions, "two_pass": TwoPassOptions, "postprocess": PostprocessOptions,
     "stacked": StackedOptions, "ner": NerOptions,
 }
-_TUPLES = {"types", "files", "labels", "kinds", "feeders", "sources", "harvest_types", "cues", "targets", "rules"}
 
 
 def field_names(cls: type) -> frozenset[str]:
@@ -129,7 +124,4 @@ def options_class(kind: str) -> type:
 
 def options_for(kind: str, options: Mapping[str, Any]) -> Any:
     """The checked options dict of a ``kind`` component as its dataclass (lists become tuples)."""
-    cls = _BY_KIND[kind]
-    values = {k: (_tuple(v) if k in _TUPLES and not (k == "labels" and isinstance(v, Mapping)) else v)
-              for k, v in options.items()}
-    return cls(**values)
+    return _BY_KIND[kind](**{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()})

@@ -39,6 +39,7 @@ __all__ = [
     "REGISTRY",
     "Registered",
     "component",
+    "entry",
     "kinds",
     "load_model",
     "lookup",
@@ -145,12 +146,17 @@ def kinds(section: str) -> list[str]:
     return [e.kind for e in REGISTRY.values() if e.section == section]
 
 
+def entry(section: str, kind: str) -> Registered:
+    """The registered ``kind`` of ``section`` as ``model.json`` writes it (current version)."""
+    found = _BY_KIND.get((section, kind))
+    if found is None:
+        raise ModelError(f"unknown {section} kind {kind!r}; known: {', '.join(kinds(section))}")
+    return found
+
+
 def component(kind: str) -> Registered:
     """The registered component kind written ``kind`` in ``model.json`` (current version)."""
-    entry = _BY_KIND.get(("component", kind))
-    if entry is None:
-        raise ModelError(f"unknown component kind {kind!r}; known: {', '.join(kinds('component'))}")
-    return entry
+    return entry("component", kind)
 
 
 def resolve_target(target: str) -> Any:
