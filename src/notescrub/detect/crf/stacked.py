@@ -141,7 +141,9 @@ class StackedCRF(Params, Detector):
         table, ids = stack_table(doc, self.feeders, fused=self.crf._featurizer().fused)
         d = self.crf.decode(doc, parts=self._parts(doc, (table, ids)), marginals=True)
         # token posteriors and feeder hits, for notescrub.risk (kept in the document's cache)
-        hit = np.array([any(f.startswith("stk=") and f != "stk=O" for f in table[k]) for k in ids], dtype=bool)
+        # (decided once per table row: most tokens share the first few rows)
+        row_hit = np.array([any(f.startswith("stk=") and f != "stk=O" for f in row) for row in table], dtype=bool)
+        hit = row_hit[np.asarray(ids, dtype=np.int64)] if ids else np.zeros(0, dtype=bool)
         remember(doc, self.name, self.crf.tags_, d.marginals, feeder=hit)
         return [s.with_(source=self.name) for s in d.spans], d.info()
 
