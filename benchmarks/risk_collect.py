@@ -4,7 +4,9 @@ Used by ``benchmarks/risk_eval.py``. One :class:`Note` per gold document: the le
 features (:func:`notescrub.risk.leftover_features`) with a gold label per leftover token,
 the leaked PHI tokens (``\\w+`` tokens of gold spans not fully covered by the output,
 the project's leak definition, as in ``scripts/lowo_en_default.py``), the note's
-binary-token counts and the CRF record log-probability.
+binary-token counts and the CRF record log-probability, and the tagged tokens' features
+(:func:`notescrub.risk.tagged_features`) with a gold label each (for the tagged-token
+calibration behind ``expected_f``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from notescrub.risk import leftover_features
+from notescrub.risk import leftover_features, tagged_features
 from notescrub.text.views import token_view
 from notescrub.types import Document
 
@@ -38,6 +40,8 @@ class Note:
     fp: int
     fn: int
     logprob: float
+    tagged_matrix: np.ndarray | None = None  # tagged tokens x FEATURES
+    tagged_y: np.ndarray | None = None  # tagged token overlaps a gold span
 
     @property
     def f(self) -> float:
@@ -82,8 +86,10 @@ def note_of(gold: Document, pred: Document, group: str, lang: str) -> Note:
         fn += gi and not pi
     conf = [v for v in pred.metadata.values() if isinstance(v, dict) and "logprob" in v]
     logprob = float(conf[-1]["logprob"]) if conf else 0.0
+    tagged = tagged_features(pred, lang)
+    ty = np.array([_overlaps(g, t.start, t.end) for t in tagged.tokens], dtype=float)
     return Note(gold.id, group, n, left.matrix, y, [(t.start, t.end) for t in left.tokens], list(left.types),
-                leaked, tp, fp, fn, logprob)
+                leaked, tp, fp, fn, logprob, tagged.matrix, ty)
 
 
 def collect(pipe: Any, golds: list[Document], group: str) -> list[Note]:

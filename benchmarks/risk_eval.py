@@ -20,6 +20,16 @@ unseen writers), es-meddocan from the train-only model on all of dev, rules-en f
 on w09-w12. Results go to ``benchmarks/results/risk-*.json`` and PNG plots to ``docs/img/``.
 
     python benchmarks/risk_eval.py --work /tmp/risk-work --ship
+
+**The current model** (``--current MODEL --current-writers W1,W2,...``): the model that ships,
+on writers written after it was trained. The writers are split into two halves (first half
+of the list, second half); a calibration fitted on one half is reported on the other, both
+ways, and pooled. ``--only current`` runs this protocol alone; with ``--ship-current`` the
+packaged en-default calibration is refitted on all those writers' notes with that model
+(results in ``benchmarks/results/risk-en-current.json``, plot ``docs/img/risk-en-current.png``):
+
+    python benchmarks/risk_eval.py --only current --current /tmp/en-default-w01-w32 \
+        --current-writers w33,w34,w35,w36,w37,w38 --ship-current
 """
 
 from __future__ import annotations
@@ -41,7 +51,7 @@ from risk_collect import Note, collect
 
 from notescrub.assemble import build
 from notescrub.io import read_corpus
-from notescrub.risk import FEATURES, Calibration, fit_logistic
+from notescrub.risk import FEATURES, Calibration, expected_f1, fit_logistic
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITERS = Path("/work/main/corpora/en-writers")
@@ -97,14 +107,24 @@ def es_train_only(work: Path) -> Path:
 
 
 # ---------------------------------------------------------------------------- fitting
-def fit(notes: list[Note], model: str, names: tuple[str, ...], description: str) -> Calibration:
+def fit(notes: list[Note], model: str, names: tuple[str, ...], description: str, tagged: bool = False) -> Calibration:
+    """The leftover calibration fitted on ``notes``; with ``tagged``, its tagged-token part too."""
     x = np.vstack([n.matrix for n in notes])
     y = np.concatenate([n.y for n in notes])
     b, w = fit_logistic(x, y, names=names)
     groups = sorted({n.group for n in notes})
+    method = "L2 logistic regression (l2=1), benchmarks/risk_eval.py"
+    part = None
+    if tagged:
+        tx = np.vstack([n.tagged_matrix for n in notes if n.tagged_matrix is not None])
+        ty = np.concatenate([n.tagged_y for n in notes if n.tagged_y is not None])
+        tb, tw = fit_logistic(tx, ty, names=names)
+        part = Calibration(model, round(tb, 6), {k: round(v, 6) for k, v in tw.items()},
+                           {"description": description + " (tagged tokens)", "tokens": len(ty),
+                            "positives": int(ty.sum()), "method": method})
     return Calibration(model, round(b, 6), {k: round(v, 6) for k, v in w.items()},
                        {"description": description, "groups": groups, "notes": len(notes), "tokens": len(y),
-                        "positives": int(y.sum()), "method": "L2 logistic regression (l2=1), benchmarks/risk_eval.py"})
+                        "positives": int(y.sum()), "method": method}, tagged=part)
 
 
 # ---------------------------------------------------------------------------- metrics
@@ -128,6 +148,10 @@ def evaluate_notes(notes: list[Note], cals: list[Calibration]) -> dict[str, Any]
     probs = [c.probability(n.matrix) for n, c in zip(notes, cals)]
     risk = np.array([p.sum() for p in probs])
     f = np.array([n.f for n in notes])
+    expected_f = None
+    if all(c.tagged is not None and n.tagged_matrix is not None for n, c in zip(notes, cals)):
+        qs = [c.tagged.probability(n.tagged_matrix) for n, c in zip(notes, cals)]  # type: ignore[union-attr,arg-type]
+        expected_f = np.array([expected_f1(float(q.sum()), float((1 - q).sum()), r) for q, r in zip(qs, risk)])
     lp = np.array([n.logprob for n in notes])
     leaks = np.array([len(n.leaked) for n in notes], dtype=float)
     chars = np.array([n.chars for n in notes], dtype=float)
@@ -145,6 +169,7 @@ def evaluate_notes(notes: list[Note], cals: list[Calibration]) -> dict[str, Any]
     return {
         "notes": len(notes), "notes_with_leaks": int((leaks > 0).sum()), "leaked_tokens": total,
         "spearman_risk_f": spearman(-risk, f),
+        "spearman_expected_f_f": spearman(expected_f, f) if expected_f is not None else None,
         "spearman_logprob_f": spearman(lp, f),
         "spearman_risk_leaks": spearman(risk, leaks),
         "spearman_oracle_leaks_f": spearman(-leaks, f),
@@ -240,6 +265,27 @@ def english(work: Path, heldout: Path, rules: bool = False) -> tuple[dict[str, A
     return out, n8
 
 
+def english_current(work: Path, model: str, writers: list[str]) -> tuple[dict[str, Any], list[Note]]:
+    """Cross-fitted halves of ``writers`` (unseen by ``model``): fit on one half, report on the other."""
+    if len(writers) < 2:
+        raise SystemExit("--current-writers needs at least two writers (two halves)")
+    label = "current-" + Path(model).name
+    notes = {w: run_model(work, model, label, w, list(read_corpus(WRITERS / w, "inline"))) for w in writers}
+    half = len(writers) // 2
+    first, second = writers[:half], writers[half:]
+    a = [n for w in first for n in notes[w]]
+    b = [n for w in second for n in notes[w]]
+    cal_a = fit(a, "en-default", FEATURES, f"fitted on {'+'.join(first)}", tagged=True)
+    cal_b = fit(b, "en-default", FEATURES, f"fitted on {'+'.join(second)}", tagged=True)
+    out = {"model": model, "writers": writers,
+           "fit_first_half": {"calibration": cal_a.to_json(), "fitted_on": first, "reported_on": second,
+                              "report": evaluate_notes(b, [cal_a] * len(b))},
+           "fit_second_half": {"calibration": cal_b.to_json(), "fitted_on": second, "reported_on": first,
+                               "report": evaluate_notes(a, [cal_b] * len(a))},
+           "pooled": evaluate_notes(b + a, [cal_a] * len(b) + [cal_b] * len(a))}
+    return out, a + b
+
+
 def spanish(work: Path) -> tuple[dict[str, Any], list[Note], str]:
     model = es_train_only(work)
     dev = sorted(read_corpus(MEDDOCAN / "dev" / "brat"), key=lambda d: d.id)
@@ -278,19 +324,47 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ship", action="store_true", help="write the calibrations into src/notescrub/resources/risk/")
     ap.add_argument("--biases", default="2.5,3,4,5", help="--recall-bias values to compare with the safety net")
     ap.add_argument("--thresholds", default="0.9,0.7,0.5,0.3,0.2,0.1,0.05")
+    ap.add_argument("--current", help="the model that ships (a directory), for the current-model protocol")
+    ap.add_argument("--current-writers", default="", help="comma-separated writers the --current model never saw")
+    ap.add_argument("--ship-current", action="store_true",
+                    help="refit the packaged en-default calibration on all --current-writers with --current")
+    ap.add_argument("--only", choices=("all", "current"), default="all",
+                    help="'current': run the current-model protocol alone")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     work, heldout = Path(args.work), Path(args.heldout)
     work.mkdir(parents=True, exist_ok=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     command = "python benchmarks/risk_eval.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    targets = {"spearman_risk_f": 0.65, "leaks_found_top10pct": 0.40, "top20_suspects_cover": 0.60}
+    if args.current:
+        writers = [w for w in args.current_writers.split(",") if w]
+        cur, cur_notes = english_current(work, args.current, writers)
+        (RESULTS / "risk-en-current.json").write_text(
+            json.dumps({"command": command, "targets": targets, **cur}, indent=1) + "\n", encoding="utf-8")
+        plot(cur["pooled"]["curves"], f"{Path(args.current).name} on unseen {writers[0]}-{writers[-1]}, cross-fitted halves",
+             PLOTS / "risk-en-current.png")
+        r = cur["pooled"]
+        print(f"current pooled: rho(-risk,F) {r['spearman_risk_f']} rho(E[F],F) {r['spearman_expected_f_f']} "
+              f"rho(lp,F) {r['spearman_logprob_f']} "
+              f"top10% {r['leaks_found_top10pct']} random {r['leaks_found_top10pct_random_expectation']} "
+              f"sus20 {r['top20_suspects_cover']}")
+        if args.ship_current:
+            cal = fit(cur_notes, "en-default", FEATURES,
+                      f"{Path(args.current).name} (the shipped en-default's recipe and training writers) on the notes "
+                      f"of {', '.join(writers)}, written after it was trained", tagged=True)
+            Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
+                        {"pooled_cross_fitted_halves": summary(cur["pooled"]),
+                         "results": "benchmarks/results/risk-en-current.json"}).save(
+                ROOT / "src" / "notescrub" / "resources" / "risk" / "en-default.json")
+    if args.only == "current":
+        return 0
 
     en, n8 = english(work, heldout)
     rules, rn = english(work, heldout, rules=True)
     es, es_notes, es_model = spanish(work)
     net = recall_net(work, heldout, n8, [float(x) for x in args.biases.split(",")],
                      [float(x) for x in args.thresholds.split(",")])
-    targets = {"spearman_risk_f": 0.65, "leaks_found_top10pct": 0.40, "top20_suspects_cover": 0.60}
     for name, data in (("en", en), ("rules-en", rules), ("es", es), ("recall-net", net)):
         data = {"command": command, "targets": targets, **data}
         (RESULTS / f"risk-{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -301,12 +375,15 @@ def main(argv: list[str] | None = None) -> int:
     plot(es["pooled"]["curves"], "MEDDOCAN dev, train-only CRF, pooled halves", PLOTS / "risk-es-dev.png")
     if args.ship:
         out = ROOT / "src" / "notescrub" / "resources" / "risk"
+        if args.ship_current:
+            log.info("--ship-current: the en-default calibration of the current model is kept")
         all8 = [n for w in ("w09", "w10", "w11", "w12") for n in n8[w]]
         cal = fit(all8, "en-default", FEATURES, "en-default-w01-w08 (trained without writers w09-w12) on the notes "
                   "of w09, w10, w11, w12; applied to the shipped en-default (trained on all writers)")
-        Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
-                    {"pooled_held_out": summary(en["pooled_8-writer_model_w09_w12"]),
-                     "results": "benchmarks/results/risk-en.json"}).save(out / "en-default.json")
+        if not args.ship_current:
+            Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
+                        {"pooled_held_out": summary(en["pooled_8-writer_model_w09_w12"]),
+                         "results": "benchmarks/results/risk-en.json"}).save(out / "en-default.json")
         cal = fit(es_notes, "es-meddocan", FEATURES, f"a CRF trained on MEDDOCAN train only ({Path(es_model).name}, "
                   "the es-meddocan recipe) on all 250 dev notes; applied to the shipped es-meddocan (train+dev)")
         Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,

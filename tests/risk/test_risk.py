@@ -122,3 +122,42 @@ def test_features_are_the_documented_columns():
     row = dict(zip(FEATURES, left.matrix[words.index("RUIZ")]))
     assert row["all_caps"] == 1.0 and row["next_to_phi"] == 1.0 and row["digit"] == 0.0 and row["crf_seen"] == 0.0
     assert left.tagged == 1
+
+
+def test_tagged_features_describe_the_tagged_side():
+    from notescrub.risk import tagged_features
+
+    doc = Document("d", "Seen by Ruiz and Ruiz Ortega today.")
+    doc.add_layer("phi", [Span(8, 12, "DOCTOR"), Span(17, 28, "DOCTOR")])
+    rows = tagged_features(doc)
+    words = [doc.text[t.start:t.end] for t in rows.tokens]
+    assert words == ["Ruiz", "Ruiz", "Ortega"] and rows.tagged == 3
+    first, second, third = (dict(zip(FEATURES, r)) for r in rows.matrix)
+    assert first["same_as_tagged"] == 1.0 and third["same_as_tagged"] == 0.0  # another tagged "Ruiz"; one "Ortega"
+    assert first["next_to_phi"] == 0.0 and second["next_to_phi"] == 1.0  # inside a two-word span
+    # the untagged side is unchanged by the tagged one: same rows as before
+    assert [doc.text[t.start:t.end] for t in leftover_features(doc).tokens] == ["Seen", "by", "and", "today"]
+
+
+def test_expected_f_follows_the_tagged_calibration():
+    from notescrub.risk import expected_f1
+
+    pipe = get_pipeline("rules-en")
+    doc = pipe(Document("a", "Call 555-123-4567 on 03/18/2091 about the cough."))
+    base = Calibration("rules-en", -8.0, {"digit": 1.0})  # nothing left untagged looks like PHI
+    assert assess(doc, pipe, base).expected_f is None
+    assert "expected_f" not in assess(doc, pipe, base).to_json()
+    sure = Calibration("rules-en", -8.0, {"digit": 1.0}, tagged=Calibration("rules-en", 8.0, {"digit": 1.0}))
+    unsure = Calibration("rules-en", -8.0, {"digit": 1.0}, tagged=Calibration("rules-en", -8.0, {"digit": 1.0}))
+    r_sure, r_unsure = assess(doc, pipe, sure), assess(doc, pipe, unsure)
+    assert r_sure.expected_f is not None and r_unsure.expected_f is not None
+    assert r_sure.expected_f > 0.99 > 0.1 > r_unsure.expected_f  # tagged tokens judged PHI vs false alarms
+    assert r_sure.to_json()["expected_f"] == round(r_sure.expected_f, 4)
+    assert r_sure.expected_f == pytest.approx(expected_f1(*_counts(doc, sure, pipe)))
+
+
+def _counts(doc, cal, pipe):
+    from notescrub.risk import tagged_features
+
+    q = cal.tagged.probability(tagged_features(doc).matrix)
+    return float(q.sum()), float((1 - q).sum()), assess(doc, pipe, cal).risk

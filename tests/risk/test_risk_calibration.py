@@ -75,3 +75,28 @@ def test_fit_logistic_recovers_a_known_relation():
     b, w = fit_logistic(x, y, names=("capital",), l2=0.0)
     assert b == pytest.approx(-2.0, abs=0.25) and w["capital"] == pytest.approx(2.5, abs=0.3)
     json.dumps(w)  # plain floats: writable as calibration JSON
+
+
+TAGGED = {**GOOD, "tagged": {"intercept": 2.0, "weights": {"common": -3.0}, "fitted_on": {"tokens": 10}}}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"tagged": []}, "tagged: expected an object"),
+    ({"tagged": {"intercept": 1.0}}, r"tagged: .*missing key\(s\) \['weights'\]"),
+    ({"tagged": {"intercept": 1.0, "weights": {"digit": 1.0}, "colour": 1}}, r"tagged: unknown key\(s\) \['colour'\]"),
+    ({"tagged": {"intercept": 1.0, "weights": {"shoe_size": 1.0}}}, "tagged: unknown feature"),
+    ({"tagged": {"intercept": "x", "weights": {"digit": 1.0}}}, "tagged: intercept must be a finite number"),
+    ({"tagged": {"intercept": 1.0, "weights": {"digit": 1.0}, "fitted_on": 3}}, "tagged: fitted_on must be an object"),
+])
+def test_bad_tagged_parts_are_refused(change, message):
+    with pytest.raises(ConfigError, match=message):
+        Calibration.from_json({**GOOD, **change})
+
+
+def test_tagged_part_round_trips(tmp_path):
+    cal = Calibration.from_json(TAGGED)
+    assert cal.tagged is not None and cal.tagged.weights == {"common": -3.0}
+    again = Calibration.load(cal.save(tmp_path / "c.json"))
+    assert again == cal and again.to_json()["tagged"]["fitted_on"] == {"tokens": 10}
+    assert "tagged" not in Calibration.from_json(GOOD).to_json()
+

@@ -14,18 +14,19 @@ True
 """
 
 from notescrub.risk.calibration import Calibration, fit_logistic, packaged_calibration
-from notescrub.risk.features import FEATURES, Leftovers, leftover_features
+from notescrub.risk.features import FEATURES, Leftovers, leftover_features, tagged_features
 from notescrub.risk.score import (
     DEFAULT_TOP_K,
     NoteRisk,
     Suspect,
     assess,
     calibration_for,
+    expected_f1,
     packaged_risk,
     scorer,
     shift_suspects,
 )
 
 __all__ = ["DEFAULT_TOP_K", "FEATURES", "Calibration", "Leftovers", "NoteRisk", "Suspect", "assess",
-           "calibration_for", "fit_logistic", "leftover_features", "packaged_calibration", "packaged_risk", "scorer",
-           "shift_suspects"]
+           "calibration_for", "expected_f1", "fit_logistic", "leftover_features", "packaged_calibration",
+           "packaged_risk", "scorer", "shift_suspects", "tagged_features"]

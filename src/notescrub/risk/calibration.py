@@ -8,6 +8,11 @@ split) and shipped as validated JSON in ``notescrub/resources/risk/<model>.json`
      "intercept": -5.1, "weights": {"crf_logit": 0.8, "feeder": 1.2, ...},
      "fitted_on": {"description": "...", "notes": 104, "tokens": 51234, "positives": 160}}
 
+An optional ``"tagged"`` object (``{"intercept", "weights", "fitted_on"}``, the same
+features read on the tagged side: :func:`~notescrub.risk.features.tagged_features`) is the
+probability that a *tagged* token is really PHI; with it a note also gets an expected
+binary-token F (:mod:`notescrub.risk.score`).
+
 Every key is checked when the file is read (:meth:`Calibration.from_json`); a bad file
 is refused with a :class:`~notescrub.errors.ConfigError` naming it. :func:`fit_logistic`
 is the (L2-regularised, Newton) fit the shipped files come from
@@ -44,7 +49,8 @@ from notescrub.risk.features import FEATURES
 __all__ = ["FORMAT", "Calibration", "fit_logistic", "packaged_calibration"]
 
 FORMAT = 1
-_KEYS = {"format", "model", "kind", "intercept", "weights", "fitted_on", "validation"}
+_KEYS = {"format", "model", "kind", "intercept", "weights", "fitted_on", "validation", "tagged"}
+_TAGGED_KEYS = {"intercept", "weights", "fitted_on"}
 _REQUIRED = ("format", "model", "kind", "intercept", "weights", "fitted_on")
 _CRF_FEATURES = ("crf_logit", "crf_seen")
 
@@ -54,7 +60,8 @@ class Calibration:
     """Logistic calibration: ``P(PHI | leftover) = sigmoid(intercept + sum w_f * x_f)``.
 
     ``fitted_on`` records the data it was fitted on; ``validation`` figures measured on
-    other notes (both free-form, JSON-serialisable).
+    other notes (both free-form, JSON-serialisable). ``tagged``: the calibration of tagged
+    tokens (``P(PHI | tagged token)``), or ``None``.
     """
 
     model: str
@@ -62,6 +69,7 @@ class Calibration:
     weights: Mapping[str, float]
     fitted_on: Mapping[str, Any] = field(default_factory=dict)
     validation: Mapping[str, Any] = field(default_factory=dict)
+    tagged: Calibration | None = None
 
     @property
     def uses_crf(self) -> bool:
@@ -80,9 +88,14 @@ class Calibration:
         return 1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0)))
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "model": self.model, "kind": "logistic", "intercept": self.intercept,
-                "weights": {f: self.weights[f] for f in FEATURES if f in self.weights},
-                "fitted_on": dict(self.fitted_on), "validation": dict(self.validation)}
+        out = {"format": FORMAT, "model": self.model, "kind": "logistic", "intercept": self.intercept,
+               "weights": {f: self.weights[f] for f in FEATURES if f in self.weights},
+               "fitted_on": dict(self.fitted_on), "validation": dict(self.validation)}
+        if self.tagged is not None:
+            out["tagged"] = {"intercept": self.tagged.intercept,
+                             "weights": {f: self.tagged.weights[f] for f in FEATURES if f in self.tagged.weights},
+                             "fitted_on": dict(self.tagged.fitted_on)}
+        return out
 
     @classmethod
     def from_json(cls, data: Any, where: str = "risk calibration") -> Calibration:
@@ -101,20 +114,24 @@ class Calibration:
             raise ConfigError(f"{where}: kind must be 'logistic', got {data['kind']!r}")
         if not isinstance(data["model"], str) or not data["model"]:
             raise ConfigError(f"{where}: model must be a non-empty string")
-        weights = data["weights"]
-        if not isinstance(weights, dict) or not weights:
-            raise ConfigError(f"{where}: weights must be a non-empty object {{feature: number}}")
-        bad = sorted(set(weights) - set(FEATURES))
-        if bad:
-            raise ConfigError(f"{where}: unknown feature(s) {bad}; known: {', '.join(FEATURES)}")
-        for name, value in [("intercept", data["intercept"]), *weights.items()]:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ConfigError(f"{where}: {name} must be a finite number, got {value!r}")
+        intercept, weights = _logistic(data, where)
         for key in ("fitted_on", "validation"):
             if not isinstance(data.get(key, {}), dict):
                 raise ConfigError(f"{where}: {key} must be an object")
-        return cls(data["model"], float(data["intercept"]), {k: float(v) for k, v in weights.items()},
-                   data["fitted_on"], data.get("validation", {}))
+        tagged = None
+        if "tagged" in data:
+            sub, at = data["tagged"], f"{where}: tagged"
+            if not isinstance(sub, dict):
+                raise ConfigError(f"{at}: expected an object")
+            unknown = set(sub) - _TAGGED_KEYS
+            missing = [k for k in ("intercept", "weights") if k not in sub]
+            if unknown or missing:
+                raise ConfigError(f"{at}: unknown key(s) {sorted(unknown)}, missing key(s) {missing}")
+            if not isinstance(sub.get("fitted_on", {}), dict):
+                raise ConfigError(f"{at}: fitted_on must be an object")
+            t_intercept, t_weights = _logistic(sub, at)
+            tagged = cls(data["model"], t_intercept, t_weights, sub.get("fitted_on", {}))
+        return cls(data["model"], intercept, weights, data["fitted_on"], data.get("validation", {}), tagged)
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:
@@ -136,6 +153,20 @@ class Calibration:
         with atomic_file(p) as tmp:
             Path(tmp).write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
         return p
+
+
+def _logistic(data: dict[str, Any], where: str) -> tuple[float, dict[str, float]]:
+    """The validated ``intercept`` and ``weights`` of a logistic calibration object."""
+    weights = data["weights"]
+    if not isinstance(weights, dict) or not weights:
+        raise ConfigError(f"{where}: weights must be a non-empty object {{feature: number}}")
+    bad = sorted(set(weights) - set(FEATURES))
+    if bad:
+        raise ConfigError(f"{where}: unknown feature(s) {bad}; known: {', '.join(FEATURES)}")
+    for name, value in [("intercept", data["intercept"]), *weights.items()]:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ConfigError(f"{where}: {name} must be a finite number, got {value!r}")
+    return float(data["intercept"]), {k: float(v) for k, v in weights.items()}
 
 
 def packaged_calibration(model: str) -> Calibration | None:

@@ -16,6 +16,12 @@ name in :data:`FEATURES`:
 * ``rarity`` -- ``(8 - zipf) / 8`` from wordfreq (1.0 for unknown words), ``common`` -- in
   the common-word list.
 
+:func:`tagged_features` gives the same columns for the word-like tokens the output *does*
+cover (the evidence that a tagged token is a false alarm), with two columns read from that
+side: ``next_to_phi`` -- a neighbouring word-like token is tagged too (the token is inside
+a multi-word span); ``same_as_tagged`` -- the same word is tagged at another place of the
+note; ``feeder`` -- a feeder detector put a span on the token.
+
 The example uses no CRF: ``Ruiz`` is a capitalised, rare, name-lexicon word.
 
 >>> from notescrub.types import Document
@@ -40,7 +46,7 @@ from notescrub.text.tokenize import Token
 from notescrub.text.views import token_view
 from notescrub.types import PHI, Document
 
-__all__ = ["FEATURES", "Leftovers", "leftover_features"]
+__all__ = ["FEATURES", "Leftovers", "leftover_features", "tagged_features"]
 
 #: Feature names, in matrix column order (the calibration's weights follow this order by name).
 FEATURES: tuple[str, ...] = ("crf_logit", "crf_seen", "feeder", "next_to_phi", "same_as_tagged", "capital",
@@ -86,6 +92,24 @@ def _covered(doc: Document, view_tokens: list[Token], layer: str) -> np.ndarray:
 
 def leftover_features(doc: Document, lang: str = "en", layer: str = PHI) -> Leftovers:
     """Features of the word-like tokens of ``doc`` that no span of ``layer`` touches (see module doc)."""
+    return _token_features(doc, lang, layer, tagged_side=False)
+
+
+def tagged_features(doc: Document, lang: str = "en", layer: str = PHI) -> Leftovers:
+    """Features of the word-like tokens of ``doc`` that a span of ``layer`` covers (see module doc).
+
+    >>> from notescrub.types import Document, Span
+    >>> doc = Document("d", "Seen by Ruiz today.")
+    >>> doc.add_layer("phi", [Span(8, 12, "DOCTOR")])
+    >>> rows = tagged_features(doc, "en")
+    >>> [doc.text[t.start:t.end] for t in rows.tokens], rows.tagged
+    (['Ruiz'], 1)
+    """
+    return _token_features(doc, lang, layer, tagged_side=True)
+
+
+def _token_features(doc: Document, lang: str, layer: str, tagged_side: bool) -> Leftovers:
+    """The rows of the word-like tokens on one side of ``layer``: untagged ones, or tagged ones."""
     from notescrub.lexicons import zipf
 
     view = token_view(doc)
@@ -94,17 +118,23 @@ def leftover_features(doc: Document, lang: str = "en", layer: str = PHI) -> Left
     posts = [p for p in (token_posteriors.recall(doc, n) for n in token_posteriors.names(doc))
              if p is not None and len(p.p_phi) == len(toks)]
     names, common, zlang = _names(lang)
-    tagged_words = {t.text.lower() for i, t in enumerate(toks) if covered[i]}
+    wordlike = [any(c.isalnum() for c in t.text) for t in toks]
+    tagged_count: dict[str, int] = {}
+    for i, t in enumerate(toks):
+        if covered[i] and wordlike[i]:
+            low = t.text.lower()
+            tagged_count[low] = tagged_count.get(low, 0) + 1
     rows: list[list[float]] = []
     kept: list[Token] = []
     types: list[str | None] = []
     tagged = 0
     for i, t in enumerate(toks):
         word = t.text
-        if not any(c.isalnum() for c in word):
+        if not wordlike[i]:
             continue
         if covered[i]:
             tagged += 1
+        if bool(covered[i]) != tagged_side:
             continue
         p, typ, feeder = 0.0, None, False
         for post in posts:
@@ -115,12 +145,15 @@ def leftover_features(doc: Document, lang: str = "en", layer: str = PHI) -> Left
         near = (i > 0 and covered[i - 1]) or (i + 1 < len(toks) and covered[i + 1])
         low = word.lower()
         letters = [c for c in word if c.isalpha()]
+        # the same word tagged elsewhere: for an untagged token any tagged occurrence, for a
+        # tagged one another tagged occurrence than itself
+        same = tagged_count.get(low, 0) > (1 if tagged_side else 0)
         rows.append([
             max(-_CLIP, min(_CLIP, float(np.log(p / (1.0 - p))))) if posts else 0.0,
             1.0 if posts else 0.0,
             float(feeder),
             float(near),
-            float(low in tagged_words),
+            float(same),
             float(word[0].isupper()),
             float(len(letters) > 1 and all(c.isupper() for c in letters)),
             float(any(c.isdigit() for c in word)),

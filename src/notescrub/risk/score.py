@@ -8,6 +8,14 @@ text that was scored, the probability (``score``) and the PHI type the CRF found
 likely for them (``None`` without a CRF). Both are what ``notescrub annotate`` writes
 (``"risk"``, ``"suspects"``).
 
+``expected_f`` (when the calibration has a ``tagged`` part): the note's expected
+binary-token F, from the expected true and false positives among the tagged tokens (their
+calibrated probability of being PHI) and the expected misses (``risk``):
+``2 E[TP] / (2 E[TP] + E[FP] + risk)``, 1.0 for a note with nothing tagged and nothing
+expected missed. ``risk`` ranks notes by what they probably leak; ``expected_f`` by how good
+their whole annotation probably is (false alarms included), which is what note-level F
+measures (docs/review-risk.md).
+
 Models with a CRF are scored from its token marginals plus the other signals; models
 without one (``rules-en``) only from feeder-free signals (shape, lexicons, rarity,
 proximity to tagged PHI), a weaker estimate (see docs/review-risk.md).
@@ -36,11 +44,11 @@ import numpy as np
 
 from notescrub.errors import ConfigError
 from notescrub.risk.calibration import Calibration, packaged_calibration
-from notescrub.risk.features import leftover_features
+from notescrub.risk.features import leftover_features, tagged_features
 from notescrub.types import PHI, Document
 
-__all__ = ["DEFAULT_TOP_K", "NoteRisk", "Suspect", "assess", "calibration_for", "packaged_risk", "scorer",
-           "shift_suspects"]
+__all__ = ["DEFAULT_TOP_K", "NoteRisk", "Suspect", "assess", "calibration_for", "expected_f1", "packaged_risk",
+           "scorer", "shift_suspects"]
 
 log = logging.getLogger(__name__)
 
@@ -63,14 +71,20 @@ class Suspect:
 
 @dataclass(frozen=True)
 class NoteRisk:
-    """``risk``: expected missed PHI tokens; ``suspects``: the likeliest leftovers, best first."""
+    """``risk``: expected missed PHI tokens; ``suspects``: the likeliest leftovers, best first;
+    ``expected_f``: the expected binary-token F of the note (``None`` without a tagged calibration)."""
 
     risk: float
     suspects: list[Suspect] = field(default_factory=list)
+    expected_f: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"risk": float, "suspects": [{"start", "end", "score", "type"}]}`` (stable format)."""
-        return {"risk": round(self.risk, 4), "suspects": [s.to_json() for s in self.suspects]}
+        """``{"risk": float, "suspects": [{"start", "end", "score", "type"}]}`` plus ``"expected_f"``
+        when there is one (stable format)."""
+        out: dict[str, Any] = {"risk": round(self.risk, 4), "suspects": [s.to_json() for s in self.suspects]}
+        if self.expected_f is not None:
+            out["expected_f"] = round(self.expected_f, 4)
+        return out
 
 
 def _model_name(pipeline: Any) -> str:
@@ -114,7 +128,22 @@ def assess(doc: Document, pipeline: Any, calibration: Calibration | None = None,
     p = cal.probability(left.matrix)
     order = np.argsort(-p, kind="stable")[:top_k]
     suspects = [Suspect(left.tokens[k].start, left.tokens[k].end, float(p[k]), left.types[k]) for k in order]
-    return NoteRisk(float(p.sum()), suspects)
+    risk = float(p.sum())
+    expected_f = None
+    if cal.tagged is not None:
+        q = cal.tagged.probability(tagged_features(doc, _lang(pipeline), out_layer).matrix)
+        expected_f = expected_f1(float(q.sum()), float((1.0 - q).sum()), risk)
+    return NoteRisk(risk, suspects, expected_f)
+
+
+def expected_f1(tp: float, fp: float, fn: float) -> float:
+    """``2 tp / (2 tp + fp + fn)`` of expected counts; 1.0 when all three are 0 (nothing to get wrong).
+
+    >>> expected_f1(9.0, 1.0, 1.0), expected_f1(0.0, 0.0, 0.0)
+    (0.9, 1.0)
+    """
+    den = 2.0 * tp + fp + fn
+    return 1.0 if den <= 0.0 else 2.0 * tp / den
 
 
 def shift_suspects(risk: NoteRisk, offset_map: Any) -> NoteRisk:
@@ -125,7 +154,7 @@ def shift_suspects(risk: NoteRisk, offset_map: Any) -> NoteRisk:
     """
     moved = [Suspect(offset_map(s.start), offset_map(s.start) + (s.end - s.start), s.score, s.type)
              for s in risk.suspects]
-    return NoteRisk(risk.risk, moved)
+    return NoteRisk(risk.risk, moved, risk.expected_f)
 
 
 def scorer(pipeline: Any, calibration: Calibration | None = None, top_k: int = DEFAULT_TOP_K
