@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notescrub.detect.rules.detector import load_rules
-
-RULES = {r.name: r for r in load_rules(["en_recall_tail.toml"]).rules}
-
-
-def _found(rule: str, text: str) -> list[str]:
-    return [text[a:b] for a, b, _ in RULES[rule].matches(text)]
+FILE = "en_recall_tail.toml"
 
 
 @pytest.mark.parametrize("rule, text, phi", [
@@ -69,8 +63,8 @@ def _found(rule: str, text: str) -> list[str]:
     ("healthplan-group", "Member ID LTW-5570913   Group WCTD-01", "WCTD-01"),
     ("idnum-store-number", "Farmacia Boriquen #047 (Caguas)", "047"),
 ])
-def test_finds(rule, text, phi):
-    assert _found(rule, text) == [phi]
+def test_finds(rule, text, phi, rule_texts):
+    assert rule_texts(FILE, rule, text) == [phi]
 
 
 @pytest.mark.parametrize("rule, text", [
@@ -90,5 +84,5 @@ def test_finds(rule, text, phi):
     ("country-abbr-context", "seen by DR Smith today"),
     ("idnum-store-number", "Room #312 on 4 West"),
 ])
-def test_leaves(rule, text):
-    assert _found(rule, text) == []
+def test_leaves(rule, text, rule_texts):
+    assert rule_texts(FILE, rule, text) == []

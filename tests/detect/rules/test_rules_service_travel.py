@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notescrub.detect.rules.detector import load_rules
-
-RULES = {r.name: r for r in load_rules(["en_service_travel.toml"]).rules}
-
-
-def _found(rule: str, text: str) -> list[str]:
-    return [text[a:b] for a, b, _ in RULES[rule].matches(text)]
+FILE = "en_service_travel.toml"
 
 
 @pytest.mark.parametrize("rule, text, phi", [
@@ -31,8 +25,8 @@ def _found(rule: str, text: str) -> list[str]:
     ("profession-with-modifier", "Pt is a retired seamstress, lives alone", "retired seamstress"),
     ("profession-with-modifier", "Retired tobacco farmer, deacon at church", "Retired tobacco farmer"),
 ])
-def test_rule_finds(rule: str, text: str, phi: str) -> None:
-    assert phi in _found(rule, text)
+def test_rule_finds(rule: str, text: str, phi: str, rule_texts) -> None:
+    assert phi in rule_texts(FILE, rule, text)
 
 
 @pytest.mark.parametrize("rule, text", [
@@ -44,5 +38,5 @@ def test_rule_finds(rule: str, text: str, phi: str) -> None:
     ("location-airport-route-cued", "was on the flight deck; CHF -> ESRD"),  # ESRD is no airport code
     ("profession-with-modifier", "former smoker, quit 2010"),            # not an occupation
 ])
-def test_rule_stays_quiet(rule: str, text: str) -> None:
-    assert _found(rule, text) == []
+def test_rule_stays_quiet(rule: str, text: str, rule_texts) -> None:
+    assert rule_texts(FILE, rule, text) == []
