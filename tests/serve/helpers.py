@@ -4,56 +4,35 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+from tests.server_process import ServerProcess, free_port
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
+class Server(ServerProcess):
     """A running service; ``call`` returns ``(status, json body, headers)``."""
+
+    name = "server"
+    stop_timeout = 30.0
 
     def __init__(self, args: list[str], token: str | None = None, env: dict[str, str] | None = None,
                  ready_timeout: float = 600.0) -> None:
         self.port = free_port()
         self.token = token
         self.base = f"http://127.0.0.1:{self.port}"
-        full_env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", **(env or {})}
-        if token:
-            full_env["NOTESCRUB_TOKEN"] = token
-        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"notescrub-serve-{self.port}.log"
-        self._log = open(self.log_path, "w+b")  # noqa: SIM115 - closed by stop()
-        self.proc = subprocess.Popen([sys.executable, "-m", "notescrub", "serve", "--port", str(self.port), *args],
-                                     env=full_env, stdout=self._log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + ready_timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log()}")
-            try:
-                if self.call("GET", "/ready", auth=False)[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.3)
-        self.stop()
-        raise RuntimeError("server not ready in time: " + self.log())
+        full_env = {**(env or {}), **({"NOTESCRUB_TOKEN": token} if token else {})}
+        log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"notescrub-serve-{self.port}.log"
+        self.launch(["serve", "--port", str(self.port), *args], log_path, full_env, ready_timeout, poll=0.3)
+
+    def ready(self) -> bool:
+        return self.call("GET", "/ready", auth=False)[0] == 200
 
     def log(self) -> str:
-        if not self._log.closed:
-            self._log.flush()
-        return self.log_path.read_bytes().decode("utf-8", "replace")
+        return self.read_log()
 
     def call(self, method: str, path: str, body: Any = None, *, auth: bool = True, raw: bytes | None = None,
              headers: dict[str, str] | None = None, timeout: float = 60.0) -> tuple[int, Any, dict[str, str]]:
@@ -82,13 +61,3 @@ class Server:
                 return
             time.sleep(0.2)
         raise AssertionError("the service stayed busy")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self._log.close()
