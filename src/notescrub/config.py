@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.errors import ModelError
+from notescrub.options import value_shapes
 from notescrub.registry import component, entry, kinds
 
 __all__ = ["FORMAT", "META_FILE", "ComponentSpec", "check_options", "check_resolver", "validate_meta"]
@@ -106,19 +107,17 @@ def check_options(kind: str, name: str, opts: Any, path: Path | str | None, wher
     _check_keys(opts, component(kind).options, f"{where} options of component {name!r} ({kind})", path)
     if "enabled" in opts and not isinstance(opts["enabled"], bool):
         raise _fail(f"component {name!r}: 'enabled' must be true or false", path)
-    mappings = ("relabel", "labels") if kind == "ner" else ("relabel",)  # ner's labels map spaCy's to ours
-    for key in ("types", "labels", "files", "sources", "harvest_types", "kinds", "targets", "rules", "feeders",
-                "cues"):
-        if key in opts and key not in mappings:
-            _str_list(opts[key], f"component {name!r} option {key!r}", path)
-    for key in mappings:
-        rl = opts.get(key)
-        if key in opts and rl is not None and (
-                not isinstance(rl, dict) or not all(isinstance(k, str) and isinstance(v, str) and v for k, v in rl.items())):
-            raise _fail(f"component {name!r}: {key!r} must map labels to labels", path)
-    for key in ("bias", "min_score", "max_zipf"):
+    # each value's shape comes from the kind's options dataclass (ner's labels map spaCy's labels to ours)
+    for key, shape in value_shapes(component(kind).settings).items():
         v = opts.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+        if key not in opts or v is None:
+            continue
+        if shape == "strings":
+            _str_list(v, f"component {name!r} option {key!r}", path)
+        elif shape == "mapping" and (
+                not isinstance(v, dict) or not all(isinstance(k, str) and isinstance(x, str) and x for k, x in v.items())):
+            raise _fail(f"component {name!r}: {key!r} must map labels to labels", path)
+        elif shape == "number" and key != "threshold" and (isinstance(v, bool) or not isinstance(v, (int, float))):
             raise _fail(f"component {name!r}: {key!r} must be a number", path)
     if opts.get("threshold") is not None and not (isinstance(opts["threshold"], (int, float))
                                                   and 0 < opts["threshold"] <= 1):

@@ -21,7 +21,7 @@ from typing import Any
 
 __all__ = [
     "DetectorOptions", "DictionaryOptions", "NerOptions", "PostprocessOptions", "RulesOptions", "StackedOptions",
-    "TrainedOptions", "TwoPassOptions", "field_names", "options_for",
+    "TrainedOptions", "TwoPassOptions", "field_names", "options_for", "value_shapes",
 ]
 
 
@@ -115,6 +115,29 @@ _BY_KIND: dict[str, type] = {
 def field_names(cls: type) -> frozenset[str]:
     """The option keys a dataclass of this module accepts."""
     return frozenset(f.name for f in fields(cls))
+
+
+def value_shapes(cls: type) -> dict[str, str]:
+    """What the JSON value of each option must be, read from the dataclass annotations:
+    ``"strings"`` (a list of strings), ``"mapping"`` (labels to labels), ``"number"``, or
+    ``"other"`` (checked where it is used).
+
+    >>> s = value_shapes(TwoPassOptions)
+    >>> s["sources"], s["relabel"], s["min_score"], s["lang"]
+    ('strings', 'mapping', 'number', 'other')
+    """
+    out = {}
+    for f in fields(cls):
+        hint = str(f.type).replace(" ", "")
+        if hint.startswith("tuple[str,"):
+            out[f.name] = "strings"
+        elif hint.startswith("Mapping[str,str]"):
+            out[f.name] = "mapping"
+        elif hint.split("|")[0] == "float":
+            out[f.name] = "number"
+        else:
+            out[f.name] = "other"
+    return out
 
 
 def options_class(kind: str) -> type:
