@@ -108,7 +108,8 @@ def check_options(kind: str, name: str, opts: Any, path: Path | str | None, wher
     if "enabled" in opts and not isinstance(opts["enabled"], bool):
         raise _fail(f"component {name!r}: 'enabled' must be true or false", path)
     # each value's shape comes from the kind's options dataclass (ner's labels map spaCy's labels to ours)
-    for key, shape in value_shapes(component(kind).settings).items():
+    settings = component(kind).settings
+    for key, shape in (value_shapes(settings) if settings is not None else {}).items():
         v = opts.get(key)
         if key not in opts or v is None:
             continue
