@@ -20,6 +20,11 @@ The recipe itself (training set, model layout, presets) lives in
 ``notescrub.recipes.en_default``; ``notescrub train --recipe en-default [--add NOTES]`` runs the same
 code with reviewed notes added.
 
+**The unseen test wave stays out by default.** ``corpora/en-writers/TEST_WRITERS`` names the
+writers of the newest wave, which no released model and no rule has seen; they are kept
+out of training unless ``--holdout-writers`` says otherwise (``--holdout-writers none``
+trains on every writer, e.g. for a model that has no test wave left to protect).
+
 Usage::
 
     python scripts/build_en_default.py -o src/notescrub/models/en-default
@@ -35,7 +40,17 @@ from pathlib import Path
 
 from notescrub.recipes.en_default import EnDefaultTrainer, training_corpus
 
-__all__ = ["build", "training_corpus"]
+__all__ = ["build", "test_writers", "training_corpus"]
+
+TEST_WRITERS = Path(__file__).resolve().parents[1] / "corpora" / "en-writers" / "TEST_WRITERS"
+
+
+def test_writers(path: Path = TEST_WRITERS) -> set[str]:
+    """The writers of the unseen test wave (one per line in ``TEST_WRITERS``; ``#`` starts a comment)."""
+    if not path.is_file():
+        return set()
+    names = (line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return {n for n in names if n}
 
 
 def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float,
@@ -58,12 +73,21 @@ def main() -> None:
     ap.add_argument("--c1", type=float, default=0.05)
     ap.add_argument("--c2", type=float, default=0.05)
     ap.add_argument("--no-recase", action="store_true", help="leave out the lower/upper-case copies (ablation)")
-    ap.add_argument("--holdout-writers", default="", help="comma-separated writers (w01, ..., en-dev) kept out of training")
+    ap.add_argument("--holdout-writers", default=None,
+                    help="comma-separated writers (w01, ..., en-dev) kept out of training; default: the test wave "
+                         "of corpora/en-writers/TEST_WRITERS; 'none': hold out no writer")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     holdout = {p for p in args.holdout.split(",") if p}
+    if args.holdout_writers is None:
+        writers = test_writers()
+    elif args.holdout_writers.strip().lower() == "none":
+        writers = set()
+    else:
+        writers = {w for w in args.holdout_writers.split(",") if w}
+    logging.info("writers kept out of training: %s", ", ".join(sorted(writers)) or "none")
     path = build(args.out, holdout, args.synth_patients, args.seed, args.iterations, args.c1, args.c2,
-                 recase=not args.no_recase, holdout_writers={w for w in args.holdout_writers.split(",") if w})
+                 recase=not args.no_recase, holdout_writers=writers)
     print(json.dumps({"model": str(path)}))
 
 

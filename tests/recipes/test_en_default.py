@@ -95,3 +95,20 @@ def test_recipe_post_rules_are_the_shipped_models():
     shipped = json.loads(resources.files("notescrub.models").joinpath("en-default", "model.json").read_text("utf-8"))
     post = next(c for c in shipped["components"] if c["name"] == "post")
     assert post["options"]["rules"] == POST_RULES
+
+
+def test_the_unseen_test_wave_is_kept_out_by_default(tmp_path):
+    """scripts/build_en_default.py holds out corpora/en-writers/TEST_WRITERS unless told otherwise."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("build_en_default", root / "scripts" / "build_en_default.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    listed = mod.test_writers()
+    assert listed and all((root / "corpora" / "en-writers" / w).is_dir() for w in listed)
+    f = tmp_path / "TEST_WRITERS"
+    f.write_text("# comment\nw90  # the newest\n\nw91\n", encoding="utf-8")
+    assert mod.test_writers(f) == {"w90", "w91"}
+    assert mod.test_writers(tmp_path / "absent") == set()
