@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"of {', '.join(writers)}, written after it was trained", tagged=True)
             Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
                         {"pooled_cross_fitted_halves": summary(cur["pooled"]),
-                         "results": "benchmarks/results/risk-en-current.json"}).save(
+                         "results": "benchmarks/results/risk-en-current.json"}, tagged=cal.tagged).save(
                 ROOT / "src" / "notescrub" / "resources" / "risk" / "en-default.json")
     if args.only == "current":
         return 0

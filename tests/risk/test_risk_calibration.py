@@ -100,3 +100,8 @@ def test_tagged_part_round_trips(tmp_path):
     assert again == cal and again.to_json()["tagged"]["fitted_on"] == {"tokens": 10}
     assert "tagged" not in Calibration.from_json(GOOD).to_json()
 
+
+
+def test_packaged_en_default_has_a_tagged_part():
+    cal = packaged_calibration("en-default")
+    assert cal is not None and cal.tagged is not None and cal.tagged.uses_crf
