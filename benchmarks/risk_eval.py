@@ -15,9 +15,10 @@ Protocol (docs/review-risk.md): a calibration is never scored on the notes it wa
 * Safety net: tag the leftovers with calibrated P(PHI) >= t (split A, 8-writer model) and
   compare with ``--recall-bias`` at the same precision.
 
-Shipped calibrations (``--ship``): en-default from the 8-writer model on w09-w12 (all four
-unseen writers), es-meddocan from the train-only model on all of dev, rules-en from rules-en
-on w09-w12. Results go to ``benchmarks/results/risk-*.json`` and PNG plots to ``docs/img/``.
+Shipped calibrations (``--ship``): es-meddocan from the train-only model on all of dev,
+rules-en from rules-en on w09-w12 (en-default's comes from the current-model protocol below,
+``--ship-current``; it used to be the 8-writer model's fit on w09-w12). Results go to
+``benchmarks/results/risk-*.json`` and PNG plots to ``docs/img/``.
 
     python benchmarks/risk_eval.py --work /tmp/risk-work --ship
 
@@ -375,15 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     plot(es["pooled"]["curves"], "MEDDOCAN dev, train-only CRF, pooled halves", PLOTS / "risk-es-dev.png")
     if args.ship:
         out = ROOT / "src" / "notescrub" / "resources" / "risk"
-        if args.ship_current:
-            log.info("--ship-current: the en-default calibration of the current model is kept")
-        all8 = [n for w in ("w09", "w10", "w11", "w12") for n in n8[w]]
-        cal = fit(all8, "en-default", FEATURES, "en-default-w01-w08 (trained without writers w09-w12) on the notes "
-                  "of w09, w10, w11, w12; applied to the shipped en-default (trained on all writers)")
-        if not args.ship_current:
-            Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
-                        {"pooled_held_out": summary(en["pooled_8-writer_model_w09_w12"]),
-                         "results": "benchmarks/results/risk-en.json"}).save(out / "en-default.json")
+        # (en-default's shipped calibration comes from the current-model protocol: --ship-current)
         cal = fit(es_notes, "es-meddocan", FEATURES, f"a CRF trained on MEDDOCAN train only ({Path(es_model).name}, "
                   "the es-meddocan recipe) on all 250 dev notes; applied to the shipped es-meddocan (train+dev)")
         Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,

@@ -20,7 +20,7 @@ INPUT (any readable format: JSONL {"id","text","patient"?}, i2b2 XML, brat, ...)
 and write one JSON object per document to OUT.jsonl:
 
   {"id": ..., "logprob": ..., "spans": [{"start", "end", "type", "phi", "score", "source"}],
-   "risk": ..., "suspects": [{"start", "end", "score", "type"}]}
+   "risk": ..., "suspects": [{"start", "end", "score", "type"}], "expected_f": ...}
 
 "type" is the model's own label, "phi" the canonical i2b2-2014 subtype (null when
 the label has none), "score" the span probability. "logprob" is the CRF's
@@ -47,7 +47,10 @@ untagged tokens most likely to be PHI, best first ("score": calibrated probabili
 "type": the CRF's likeliest label, null without a CRF); offsets point into the input
 text. Packaged models ship a calibration (docs/review-risk.md); for another model
 pass --risk-calibration FILE, or both fields are left out with a warning. They
-cover the whole output, also with --labels.
+cover the whole output, also with --labels. "expected_f" (when the calibration has
+a tagged-token part, as en-default's) is the note's expected binary-token F, false
+alarms included: lowest first finds the notes whose annotation is probably worst.
+CSV/Parquet outputs carry risk and suspects only.
 
 examples:
   notescrub annotate notes.jsonl -o spans.jsonl                  # en-default

@@ -37,10 +37,11 @@ Fail closed: a document whose detection or replacement fails is never written; w
 several documents nothing is written unless --skip-bad leaves the failing ones out.
 
 Review risk (opt-in, docs/review-risk.md): --risk also writes OUTPUT.risk.jsonl, one
-{"id", "risk", "suspects": [{"start", "end", "score", "type"}]} per note: "risk" is the
-expected number of PHI tokens the model missed, "suspects" the untagged tokens most
-likely to be PHI (--suspects K, default 20), with offsets into the DE-IDENTIFIED
-output text (never the original). Without --risk the output is exactly as before.
+{"id", "risk", "suspects": [{"start", "end", "score", "type"}], "expected_f"?} per note:
+"risk" is the expected number of PHI tokens the model missed, "suspects" the untagged
+tokens most likely to be PHI (--suspects K, default 20), with offsets into the
+DE-IDENTIFIED output text (never the original), "expected_f" the note's expected
+binary-token F where the calibration gives one. Without --risk the output is exactly as before.
 
 Tables (CSV, TSV, Parquet) keep their shape: the id, patient (a keyed pseudonym
 unless --keep-field patient) and text (de-identified) columns under their own names,
