@@ -18,8 +18,8 @@ name in :data:`FEATURES`:
 
 :func:`tagged_features` gives the same columns for the word-like tokens the output *does*
 cover (the evidence that a tagged token is a false alarm), with two columns read from that
-side: ``next_to_phi`` -- a neighbouring word-like token is tagged too (the token is inside
-a multi-word span); ``same_as_tagged`` -- the same word is tagged at another place of the
+side: ``next_to_phi`` -- a neighbouring token (word or punctuation) is tagged too (the token
+is inside a multi-token span); ``same_as_tagged`` -- the same word is tagged at another place of the
 note; ``feeder`` -- a feeder detector put a span on the token.
 
 The example uses no CRF: ``Ruiz`` is a capitalised, rare, name-lexicon word.
