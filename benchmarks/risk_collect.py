@@ -1,7 +1,7 @@
 """Run a model over gold notes and keep what the risk evaluation needs (no text kept).
 
 Used by ``benchmarks/risk_eval.py``. One :class:`Note` per gold document: the leftover
-features (:func:`notescrub.risk.leftover_features`) with a gold label per leftover token,
+features (:func:`notescrub.risk.leftover_features`, both sides by :func:`notescrub.risk.both_sides`) with a gold label per leftover token,
 the leaked PHI tokens (``\\w+`` tokens of gold spans not fully covered by the output,
 the project's leak definition, as in ``scripts/lowo_en_default.py``), the note's
 binary-token counts and the CRF record log-probability, and the tagged tokens' features
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from notescrub.risk import leftover_features, tagged_features
+from notescrub.risk import both_sides, expected_f1
 from notescrub.text.views import token_view
 from notescrub.types import Document
 
@@ -46,8 +46,7 @@ class Note:
     @property
     def f(self) -> float:
         """Binary-token F of the note; 1.0 when it has no gold and no predicted PHI token (nothing to get wrong)."""
-        den = 2 * self.tp + self.fp + self.fn
-        return 1.0 if den == 0 else 2 * self.tp / den
+        return expected_f1(self.tp, self.fp, self.fn)
 
 
 def _mask(n: int, spans: Any) -> np.ndarray:
@@ -68,7 +67,7 @@ def note_of(gold: Document, pred: Document, group: str, lang: str) -> Note:
     n = len(gold.text)
     g = _mask(n, gold.layer("gold"))
     p = _mask(n, pred.layer("phi"))
-    left = leftover_features(pred, lang)
+    left, tagged = both_sides(pred, lang)
     y = np.array([_overlaps(g, t.start, t.end) for t in left.tokens], dtype=float)
     leaked = []
     for s in gold.layer("gold"):
@@ -86,7 +85,6 @@ def note_of(gold: Document, pred: Document, group: str, lang: str) -> Note:
         fn += gi and not pi
     conf = [v for v in pred.metadata.values() if isinstance(v, dict) and "logprob" in v]
     logprob = float(conf[-1]["logprob"]) if conf else 0.0
-    tagged = tagged_features(pred, lang)
     ty = np.array([_overlaps(g, t.start, t.end) for t in tagged.tokens], dtype=float)
     return Note(gold.id, group, n, left.matrix, y, [(t.start, t.end) for t in left.tokens], list(left.types),
                 leaked, tp, fp, fn, logprob, tagged.matrix, ty)

@@ -14,7 +14,7 @@ True
 """
 
 from notescrub.risk.calibration import Calibration, fit_logistic, packaged_calibration
-from notescrub.risk.features import FEATURES, Leftovers, leftover_features, tagged_features
+from notescrub.risk.features import FEATURES, Leftovers, both_sides, leftover_features, tagged_features
 from notescrub.risk.score import (
     DEFAULT_TOP_K,
     NoteRisk,
@@ -27,6 +27,6 @@ from notescrub.risk.score import (
     shift_suspects,
 )
 
-__all__ = ["DEFAULT_TOP_K", "FEATURES", "Calibration", "Leftovers", "NoteRisk", "Suspect", "assess",
+__all__ = ["DEFAULT_TOP_K", "FEATURES", "Calibration", "Leftovers", "NoteRisk", "Suspect", "assess", "both_sides",
            "calibration_for", "expected_f1", "fit_logistic", "leftover_features", "packaged_calibration",
            "packaged_risk", "scorer", "shift_suspects", "tagged_features"]

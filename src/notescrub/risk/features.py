@@ -46,7 +46,7 @@ from notescrub.text.tokenize import Token
 from notescrub.text.views import token_view
 from notescrub.types import PHI, Document
 
-__all__ = ["FEATURES", "Leftovers", "leftover_features", "tagged_features"]
+__all__ = ["FEATURES", "Leftovers", "both_sides", "leftover_features", "tagged_features"]
 
 #: Feature names, in matrix column order (the calibration's weights follow this order by name).
 FEATURES: tuple[str, ...] = ("crf_logit", "crf_seen", "feeder", "next_to_phi", "same_as_tagged", "capital",
@@ -92,7 +92,7 @@ def _covered(doc: Document, view_tokens: list[Token], layer: str) -> np.ndarray:
 
 def leftover_features(doc: Document, lang: str = "en", layer: str = PHI) -> Leftovers:
     """Features of the word-like tokens of ``doc`` that no span of ``layer`` touches (see module doc)."""
-    return _token_features(doc, lang, layer, tagged_side=False)
+    return _token_features(doc, lang, layer, (False,))[0]
 
 
 def tagged_features(doc: Document, lang: str = "en", layer: str = PHI) -> Leftovers:
@@ -105,11 +105,17 @@ def tagged_features(doc: Document, lang: str = "en", layer: str = PHI) -> Leftov
     >>> [doc.text[t.start:t.end] for t in rows.tokens], rows.tagged
     (['Ruiz'], 1)
     """
-    return _token_features(doc, lang, layer, tagged_side=True)
+    return _token_features(doc, lang, layer, (True,))[0]
 
 
-def _token_features(doc: Document, lang: str, layer: str, tagged_side: bool) -> Leftovers:
-    """The rows of the word-like tokens on one side of ``layer``: untagged ones, or tagged ones."""
+def both_sides(doc: Document, lang: str = "en", layer: str = PHI) -> tuple[Leftovers, Leftovers]:
+    """``(leftover_features(...), tagged_features(...))`` in one pass over the tokens."""
+    left, tagged = _token_features(doc, lang, layer, (False, True))
+    return left, tagged
+
+
+def _token_features(doc: Document, lang: str, layer: str, sides: tuple[bool, ...]) -> list[Leftovers]:
+    """The rows of the word-like tokens on each of ``sides`` of ``layer`` (False: untagged, True: tagged)."""
     from notescrub.lexicons import zipf
 
     view = token_view(doc)
@@ -124,17 +130,17 @@ def _token_features(doc: Document, lang: str, layer: str, tagged_side: bool) -> 
         if covered[i] and wordlike[i]:
             low = t.text.lower()
             tagged_count[low] = tagged_count.get(low, 0) + 1
-    rows: list[list[float]] = []
-    kept: list[Token] = []
-    types: list[str | None] = []
+    rows: dict[bool, list[list[float]]] = {side: [] for side in sides}
+    kept: dict[bool, list[Token]] = {side: [] for side in sides}
+    types: dict[bool, list[str | None]] = {side: [] for side in sides}
     tagged = 0
     for i, t in enumerate(toks):
         word = t.text
         if not wordlike[i]:
             continue
-        if covered[i]:
-            tagged += 1
-        if bool(covered[i]) != tagged_side:
+        tagged_side = bool(covered[i])
+        tagged += tagged_side
+        if tagged_side not in rows:
             continue
         p, typ, feeder = 0.0, None, False
         for post in posts:
@@ -148,7 +154,7 @@ def _token_features(doc: Document, lang: str, layer: str, tagged_side: bool) -> 
         # the same word tagged elsewhere: for an untagged token any tagged occurrence, for a
         # tagged one another tagged occurrence than itself
         same = tagged_count.get(low, 0) > (1 if tagged_side else 0)
-        rows.append([
+        rows[tagged_side].append([
             max(-_CLIP, min(_CLIP, float(np.log(p / (1.0 - p))))) if posts else 0.0,
             1.0 if posts else 0.0,
             float(feeder),
@@ -161,7 +167,7 @@ def _token_features(doc: Document, lang: str, layer: str, tagged_side: bool) -> 
             (8.0 - min(8.0, zipf(low, zlang))) / 8.0,
             float(low in common),
         ])
-        kept.append(t)
-        types.append(typ)
-    matrix = np.array(rows, dtype=float).reshape(len(rows), len(FEATURES))
-    return Leftovers(kept, matrix, types, tagged)
+        kept[tagged_side].append(t)
+        types[tagged_side].append(typ)
+    return [Leftovers(kept[s], np.array(rows[s], dtype=float).reshape(len(rows[s]), len(FEATURES)), types[s], tagged)
+            for s in sides]

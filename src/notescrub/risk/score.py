@@ -44,7 +44,7 @@ import numpy as np
 
 from notescrub.errors import ConfigError
 from notescrub.risk.calibration import Calibration, packaged_calibration
-from notescrub.risk.features import leftover_features, tagged_features
+from notescrub.risk.features import both_sides, leftover_features
 from notescrub.types import PHI, Document
 
 __all__ = ["DEFAULT_TOP_K", "NoteRisk", "Suspect", "assess", "calibration_for", "expected_f1", "packaged_risk",
@@ -121,7 +121,9 @@ def assess(doc: Document, pipeline: Any, calibration: Calibration | None = None,
         raise ConfigError(f"top_k must be >= 0, got {top_k}")
     cal = calibration if calibration is not None else calibration_for(pipeline)
     out_layer = str(layer or getattr(pipeline, "output_layer", None) or PHI)
-    left = leftover_features(doc, _lang(pipeline), out_layer)
+    # the tagged side too when the calibration scores it (one pass over the tokens)
+    left, tagged = (both_sides(doc, _lang(pipeline), out_layer) if cal.tagged is not None
+                    else (leftover_features(doc, _lang(pipeline), out_layer), None))
     if cal.uses_crf and len(left.matrix) and not left.matrix[:, 1].any():
         raise ConfigError(f"risk calibration for {cal.model!r} needs CRF posteriors, but no CRF decoded this "
                           "document: use the calibration of a model without a CRF")
@@ -130,8 +132,8 @@ def assess(doc: Document, pipeline: Any, calibration: Calibration | None = None,
     suspects = [Suspect(left.tokens[k].start, left.tokens[k].end, float(p[k]), left.types[k]) for k in order]
     risk = float(p.sum())
     expected_f = None
-    if cal.tagged is not None:
-        q = cal.tagged.probability(tagged_features(doc, _lang(pipeline), out_layer).matrix)
+    if cal.tagged is not None and tagged is not None:
+        q = cal.tagged.probability(tagged.matrix)
         expected_f = expected_f1(float(q.sum()), float((1.0 - q).sum()), risk)
     return NoteRisk(risk, suspects, expected_f)
 
