@@ -55,8 +55,10 @@ DEFAULT_GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position
 _WINDOW_GROUPS = ("lexical", "orthographic", "dictionary")
 #: distinct token texts whose feature units are memoised (the table is emptied when full). Every new
 #: surrogate name or number is a new token, so the table fills with the corpus: 300,000 entries held
-#: several hundred MB after 20,000 notes; 50,000 keep a corpus's common words at a fraction of that.
-_CACHE_MAX = 50_000
+#: several hundred MB after 20,000 notes. With 10,000 (and the CRF scorer's caches of the same
+#: order) en-default's peak memory is flat from 1,000 notes on at the same speed as with 50,000
+#: (docs/scale.md, "Memory").
+_CACHE_MAX = 10_000
 _BOS_EOS: list[list[str]] = [[], ["BOS"], ["EOS"], ["BOS", "EOS"]]
 
 

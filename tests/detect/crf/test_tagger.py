@@ -390,3 +390,34 @@ def test_a_notes_scores_do_not_depend_on_the_notes_decoded_before(fitted, docs, 
     monkeypatch.setenv(crf_kernels.ENV, "numpy" if mode == "numba" else "auto")  # a later change does not switch it
     assert _exact(busy.decode(note_b.copy(layers=False), marginals=True)) == expected
     assert _exact(alone.decode(note_b.copy(layers=False), marginals=True)) == expected
+
+
+def test_scores_stay_exact_when_the_featurizer_memo_starts_over(fitted, docs, monkeypatch):
+    # a featurizer memo that empties itself every few words makes the scorer's cached units
+    # stale one by one: re-scoring them must never overwrite the rows of words still cached
+    import notescrub.features.extract as extract
+
+    monkeypatch.setattr(extract, "_CACHE_MAX", 40)
+    warm = Scorer(fitted.weights_)
+    for d in docs[:40]:
+        parts = fitted.featurizer.parts(d)
+        assert np.array_equal(warm.scores_from_parts(parts), Scorer(fitted.weights_).scores_from_parts(parts))
+
+
+def test_a_rescored_stale_word_never_takes_the_row_of_a_cached_word():
+    from scipy import sparse
+
+    from notescrub.detect.crf.decode import CRFWeights
+    from notescrub.features.extract import FeatureParts
+
+    w = CRFWeights(("O", "B-X"), {f"w={x}": k for k, x in enumerate("abcd")},
+                   sparse.csr_matrix(np.array([[0, 1.0], [0, 2.0], [0, 3.0], [0, 4.0]])), np.zeros((2, 2)))
+    sc = Scorer(w)
+
+    def score(words: str, units: dict) -> list[float]:
+        return sc.scores_from_parts(FeatureParts(list(words), [units[x] for x in words], []))[:, 1].tolist()
+
+    first = {x: ([f"w={x}"], {}) for x in "abcd"}
+    assert score("abc", first) == [1.0, 2.0, 3.0]
+    again = {x: ([f"w={x}"], {}) for x in "abcd"}  # the featurizer's memo started over: new unit objects
+    assert [score(x, again) for x in "bdad"] == [[2.0], [4.0], [1.0], [4.0]]

@@ -42,21 +42,27 @@ from notescrub.detect.crf.kernels import Kernel
 
 __all__ = ["MAX_ROWS", "MAX_WORDS", "Scorer"]
 
-#: distinct words whose score vectors a scorer keeps (then it starts over)
-MAX_WORDS = 200_000
+#: word rows a scorer keeps (then it starts over). A word's entry is only valid while the
+#: featurizer's memo holds its unit (``features.extract._CACHE_MAX``, 10,000 texts), so a larger
+#: table mostly keeps stale units alive: 200,000 let en-default grow to 1.4 GB over 20,000 notes.
+MAX_WORDS = 10_000
 #: distinct feature rows whose score vectors a scorer keeps (then it starts over)
-MAX_ROWS = 100_000
+MAX_ROWS = 15_000
 
 
-def _appended(buffer: np.ndarray | None, start: int, scores: np.ndarray, minimum: int) -> np.ndarray:
-    """``buffer`` with ``scores`` written at rows ``start...`` (grown by doubling when full).
+def _appended(buffer: np.ndarray | None, start: int, scores: np.ndarray, minimum: int, cap: int) -> np.ndarray:
+    """``buffer`` with ``scores`` written at rows ``start...`` (grown by doubling when full, to
+    no more than ``cap`` rows unless ``scores`` need more).
 
-    >>> _appended(None, 0, np.ones((2, 3)), 4).shape
+    >>> _appended(None, 0, np.ones((2, 3)), 4, 100).shape
     (4, 3)
+    >>> _appended(np.zeros((60, 3)), 60, np.ones((2, 3)), 4, 100).shape
+    (100, 3)
     """
     need = start + len(scores)
     if buffer is None or need > len(buffer):
-        grown = np.zeros((max(minimum, need, 2 * (0 if buffer is None else len(buffer))), *scores.shape[1:]))
+        size = max(minimum, 2 * (0 if buffer is None else len(buffer)))
+        grown = np.zeros((max(need, min(size, cap)), *scores.shape[1:]))
         if buffer is not None:
             grown[: len(buffer)] = buffer
         buffer = grown
@@ -88,6 +94,7 @@ class Scorer:
         """Forget every cached score (the next notes are scored from the weights again)."""
         self._words: dict[str, tuple[Any, int]] = {}  # word -> (its feature unit, row in _vecs)
         self._vecs: np.ndarray | None = None  # (row, 1 + offsets, labels)
+        self._word_rows = 0  # rows of _vecs in use (stale words leave theirs behind: never reused)
         self._offsets: tuple[int, ...] = ()
         self._rows: dict[tuple[str, ...], int] = {}  # feature row -> row in _row_vecs
         self._row_vecs: np.ndarray | None = None
@@ -126,8 +133,8 @@ class Scorer:
         window features are scored once per distinct word and reused across documents.
         """
         offsets = tuple(parts.offsets)
-        if offsets != self._offsets or len(self._words) > self.max_words:
-            self._words, self._vecs, self._offsets = {}, None, offsets
+        if offsets != self._offsets or self._word_rows > self.max_words:
+            self._words, self._vecs, self._offsets, self._word_rows = {}, None, offsets, 0
         n = len(parts.words)
         S = self.group_scores(parts.groups, n)
         if n == 0:
@@ -162,8 +169,11 @@ class Scorer:
             blocks.extend(unit[1][o] for o in offsets)
         width = 1 + len(offsets)
         scores = self.weights.state_scores(blocks).reshape(len(new), width, len(self.weights.labels))
-        start = len(self._words)
-        self._vecs = _appended(self._vecs, start, scores, 1024)
+        # new rows go after every row handed out so far: a word re-scored because its unit went
+        # stale (the featurizer's memo started over) must not land on a row another word still uses
+        start = self._word_rows
+        self._vecs = _appended(self._vecs, start, scores, 1024, self.max_words)
+        self._word_rows = start + len(new)
         for k, (word, unit) in enumerate(new.items()):
             self._words[word] = (unit, start + k)
 
@@ -214,7 +224,7 @@ class Scorer:
     def _add_rows(self, new: list[tuple[str, ...]]) -> None:
         """Score distinct feature rows (one sparse product) and keep their scores."""
         start = len(self._rows)
-        self._row_vecs = _appended(self._row_vecs, start, self.weights.state_scores(new), 256)
+        self._row_vecs = _appended(self._row_vecs, start, self.weights.state_scores(new), 256, self.max_rows)
         for k, row in enumerate(new):
             self._rows[row] = start + k
 
