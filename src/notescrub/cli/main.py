@@ -13,18 +13,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
-import os
 import pkgutil
 import sys
 from types import ModuleType
 
 from notescrub import __version__
 from notescrub.errors import NotescrubError
+from notescrub.threads import single_threaded_blas
 
-__all__ = ["BLAS_THREAD_VARIABLES", "build_parser", "main", "single_threaded_blas"]
-
-#: environment variables that set the thread count of numpy's BLAS (OpenBLAS, MKL, OpenMP builds)
-BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
+__all__ = ["build_parser", "main"]
 
 
 def _command_modules() -> list[ModuleType]:
@@ -81,20 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def single_threaded_blas() -> None:
-    """One BLAS thread per process unless the environment says otherwise (before numpy loads).
-
-    The numeric work is many small per-note products, where BLAS helper threads mostly wait
-    and spin: with them ``deid`` of 1,000 notes took 35.0 s on 60 CPU-seconds, without them
-    36.6 s on 36 (docs/scale.md). Cores are used by ``--jobs`` instead; a worker pool with
-    spinning BLAS threads would fight itself for them. Worker processes inherit the setting.
-    """
-    for var in BLAS_THREAD_VARIABLES:
-        os.environ.setdefault(var, "1")
-
-
 def main(argv: list[str] | None = None) -> int:
-    single_threaded_blas()  # first: before anything imports numpy
+    single_threaded_blas()  # first: before anything imports numpy (notescrub.threads)
     from notescrub.cli.summary import WarningSummary
 
     parser = build_parser()

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from notescrub.errors import ConfigError, InputFormatError
+from notescrub.threads import BLAS_THREAD_VARIABLES
 
 __all__ = ["read_table", "session", "table_format", "write_table"]
 
@@ -40,6 +41,8 @@ def session(master: str | None = None, conf: dict[str, str] | None = None, *, ap
     (default ``local[*]``), with its Python workers on this interpreter. Spark's own log
     is switched off unless ``verbose``: its task failure messages quote the Python error,
     which for errors raised outside notescrub (Arrow conversions) can quote data.
+    The Python workers get one BLAS thread each (``spark.executorEnv``; cores come from
+    Spark's task slots), unless this process's environment or ``conf`` sets another count.
     """
     from pyspark.sql import SparkSession
 
@@ -61,6 +64,8 @@ def session(master: str | None = None, conf: dict[str, str] | None = None, *, ap
         builder = builder.config("spark.sql.shuffle.partitions", str(4 * _local_cores(master or "local[*]")))
     if not verbose:
         builder = builder.config("spark.ui.showConsoleProgress", "false")
+    for var in BLAS_THREAD_VARIABLES:  # one BLAS thread per Python worker, as the CLI does
+        builder = builder.config(f"spark.executorEnv.{var}", os.environ.get(var, "1"))
     for k, v in (conf or {}).items():
         builder = builder.config(k, v)
     spark = builder.getOrCreate()

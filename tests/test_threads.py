@@ -1,4 +1,4 @@
-"""The command line's process-wide settings (``notescrub.cli.main``)."""
+"""One BLAS thread per process (``notescrub.threads``), set by the command line before numpy loads."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from notescrub.cli.main import BLAS_THREAD_VARIABLES, single_threaded_blas
+from notescrub.threads import BLAS_THREAD_VARIABLES, single_threaded_blas
 
 
 def test_blas_gets_one_thread_unless_the_user_chose(monkeypatch):
