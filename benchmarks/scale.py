@@ -27,11 +27,14 @@ from _procmem import load_average, notescrub_command, run_measured, synth_corpus
 
 def measure(command: str, src: Path, folder: Path, model: str, jobs: int, key: Path) -> dict:
     out = folder / f"out-{command}-{src.stem}-j{jobs}.jsonl"
-    args = [command, str(src), "-o", str(out), "--model", model, "--jobs", str(jobs)]
+    # --force: an output left by an earlier (interrupted) run of this script must not end the measurement
+    args = [command, str(src), "-o", str(out), "--model", model, "--jobs", str(jobs), "--force"]
     if command == "deid":
         args += ["--key-file", str(key)]
     load = load_average()
     r = run_measured(notescrub_command(*args))
+    if r["returncode"] != 0:
+        raise SystemExit(f"notescrub {command} --jobs {jobs} on {src.name} exited with {r['returncode']}")
     r.update(command=command, model=model, jobs=jobs, notes=int(src.stem.split("-")[1]), load_before=load,
              load_after=load_average())
     r["notes_per_s"] = round(r["notes"] / r["wall_s"], 1)
