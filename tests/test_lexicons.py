@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from notescrub.errors import ConfigError
-from notescrub.lexicons import LEXICONS, is_common_word, lexicon, normalize_entry, zipf
+from notescrub.lexicons import LEXICONS, ZIPF_MEMO, is_common_word, lexicon, normalize_entry, zipf
 
 REQUIRED = [
     "first_names", "last_names", "us_states", "cities", "countries", "nationalities", "months", "weekdays",
@@ -71,6 +71,17 @@ def test_zipf() -> None:
     assert zipf("the") > zipf("patient") > zipf("okafor") >= 0.0
     assert zipf("qzxvbnwq") == 0.0
     assert zipf("paciente", "es") > 3.0
+
+
+def test_zipf_memory_is_bounded_in_the_number_of_words_seen() -> None:
+    """A long run meets ever new words: neither zipf's memo nor wordfreq's may keep them all."""
+    import wordfreq
+
+    for i in range(ZIPF_MEMO + 5_000):
+        zipf(f"w{i}x", "en")
+    assert zipf.cache_info().currsize <= ZIPF_MEMO
+    assert len(wordfreq._wf_cache) <= ZIPF_MEMO  # its memo is emptied when it reaches CACHE_SIZE
+    assert zipf("the") > 7.0  # still the same answers
 
 
 def test_is_common_word_any_case() -> None:

@@ -134,7 +134,14 @@ def lexicon(name: str) -> frozenset[str]:
     return frozenset(entries)
 
 
-@lru_cache(maxsize=200_000)
+#: Words whose frequency is remembered (here and in wordfreq's own memo). A long run meets
+#: ever new words (every surrogate name, number and id), so an unbounded or very large memo
+#: grows with the corpus: 200,000 entries here plus wordfreq's 100,000 held about 45 MiB,
+#: most of the growth of a 20,000-note run (docs/scale.md, "Memory").
+ZIPF_MEMO = 20_000
+
+
+@lru_cache(maxsize=ZIPF_MEMO)
 def zipf(word: str, lang: str = "en") -> float:
     """Word frequency on the Zipf scale (log10 per billion words) from wordfreq; 0.0 if unknown.
 
@@ -143,6 +150,8 @@ def zipf(word: str, lang: str = "en") -> float:
     """
     import wordfreq
 
+    if wordfreq.CACHE_SIZE > ZIPF_MEMO:  # wordfreq starts its memo over when it holds CACHE_SIZE entries
+        wordfreq.CACHE_SIZE = ZIPF_MEMO
     return float(wordfreq.zipf_frequency(word, lang))
 
 

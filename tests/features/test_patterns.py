@@ -63,3 +63,13 @@ def test_prefiltered_patterns_give_the_plain_regex_matches(lang):
         assert name == name2
         for t in texts:
             assert [m.span() for m in finditer(t)] == [m.span() for m in rx.finditer(t)]
+
+
+def test_chunk_memo_is_bounded_in_the_number_of_chunks_seen() -> None:
+    """A long run meets ever new chunks (ids, numbers): the memo starts over instead of growing."""
+    from notescrub.features import patterns
+
+    text = " ".join(f"ID{i}x" for i in range(patterns._CHUNK_CACHE_MAX + 2_000))
+    feats = chunk_features(token_view(Document("d", text)))
+    assert len(patterns._CHUNK_CACHE) <= patterns._CHUNK_CACHE_MAX + 1
+    assert feats[0] == chunk_features(token_view(Document("e", "ID0x")))[0]  # same features after a restart

@@ -172,7 +172,9 @@ def pattern_table(doc: Document, view: TokenView, lang: str) -> tuple[list[list[
 
 
 _CHUNK_CACHE: dict[str, tuple[str, list[str]]] = {}
-_CHUNK_CACHE_MAX = 100_000
+# bounded like the featurizer's word memo: a long run meets ever new chunks (ids, numbers,
+# surrogate names), and 100,000 entries held about 30 MiB (docs/scale.md, "Memory")
+_CHUNK_CACHE_MAX = 10_000
 
 
 def _chunk_info(text: str) -> tuple[str, list[str]]:

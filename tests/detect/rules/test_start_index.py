@@ -67,3 +67,16 @@ def test_packaged_rules_find_the_same_spans_with_and_without_the_index(case):
     for k, rule in enumerate(det._positive):
         assert list(rule.matches(text, starts.get(k))) == list(rule.matches(text)), rule.name
     assert det.detect(Document("d", text))  # and the detector itself runs on them
+
+
+def test_memo_is_bounded_in_the_number_of_keys_seen():
+    """Every three-character key of a long run is remembered only up to the bound, then it starts over."""
+    from notescrub.detect.rules import start_index
+
+    scanner = Scanner(re.compile(r"\bDr\.? [A-Z]\w+"))
+    assert scanner.start_filter is not None
+    index = StartIndex([scanner])
+    keys = (f"{chr(0x4E00 + i // 100)}{i % 100:02d}" for i in range(start_index._MEMO_MAX + 5_000))
+    index.starts(" ".join(keys) + " Dr. Ruiz")
+    assert len(index._memo) <= start_index._MEMO_MAX + 1
+    assert index.starts("seen by Dr. Ruiz") == {0: [8]}

@@ -33,7 +33,9 @@ __all__ = ["StartIndex"]
 # a position after a non-word character (or the text start) holding a non-space
 # character; group 1 is the key (the next three characters, fewer at the end)
 _STARTS = re.compile(r"(?<!\w)(?=(\S[\s\S]{0,2}))")
-_MEMO_MAX = 200_000
+# three-character keys; a long run of ids, numbers and names meets ever new ones, so the memo
+# starts over at this size (about 7 MiB) instead of growing with the corpus
+_MEMO_MAX = 50_000
 
 
 class StartIndex:
