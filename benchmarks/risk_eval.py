@@ -9,8 +9,11 @@ Protocol (docs/review-risk.md): a calibration is never scored on the notes it wa
   w11+w12 with the 8-writer and the 10-writer model. Split B: fit on w11+w12, report on
   w09+w10 with the 8-writer model. Pooled: the 8-writer model's notes of both reports.
 * Spanish, MEDDOCAN dev: the shipped es-meddocan saw dev, so a model trained on train only
-  (same recipe, ``scripts/train_es_meddocan.py``'s configuration) is built into ``--work``;
-  dev is split by document order into halves; fit on one, report on the other, both ways.
+  (same recipe, ``scripts/train_es_meddocan.py``'s shipped form: CRF and document second
+  pass) is built into ``--work``; dev is split by document order into halves; fit on one,
+  report on the other, both ways (``--only spanish`` runs this part alone:
+  ``python benchmarks/risk_eval.py --only spanish --ship`` refits the packaged calibration,
+  its tagged-token part included).
 * rules-en (no CRF) on the same English splits.
 * Safety net: tag the leftovers with calibrated P(PHI) >= t (split A, 8-writer model) and
   compare with ``--recall-bias`` at the same precision.
@@ -93,17 +96,22 @@ def run_model(work: Path, model: str, label: str, group: str, golds: list, bias:
 
 
 def es_train_only(work: Path) -> Path:
-    """A CRF trained on MEDDOCAN train only, with the shipped model's recipe (built once)."""
-    out = work / "es-meddocan-train-only"
+    """es-meddocan's recipe trained on MEDDOCAN train only, in the shipped form (built once).
+
+    The CRF of ``scripts/train_es_meddocan.py``'s shipped variant, followed by the shipped
+    document-level second pass, so that the calibration sees what the shipped model outputs.
+    """
+    out = work / "es-meddocan-train-only-hybrid"
     if (out / "model.json").is_file():
         return out
     sys.path.insert(0, str(ROOT / "scripts"))
     import train_es_meddocan as es
 
-    model, timing = es.train(list(read_corpus(MEDDOCAN / "train" / "brat")))
-    model.save(out, overwrite=True, extra={"model_name": "es-meddocan-train-only", "language": "es",
-                                           "data": {"train": "MEDDOCAN train (500 documents)"},
-                                           "training_time": timing})
+    variant, second_pass = es.SHIPPED
+    tagger, timing = es.train(list(read_corpus(MEDDOCAN / "train" / "brat")), variant)
+    es.hybrid(tagger, second_pass).save(out, overwrite=True, extra={
+        "model_name": "es-meddocan-train-only", "language": "es",
+        "data": {"train": "MEDDOCAN train (500 documents)"}, "training_time": timing})
     return out
 
 
@@ -232,6 +240,22 @@ def plot(curves: dict[str, list[float]], title: str, path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------- main
+def print_summary(name: str, r: dict[str, Any]) -> None:
+    print(f"{name}: rho(-risk,F) {r['spearman_risk_f']} rho(E[F],F) {r['spearman_expected_f_f']} "
+          f"rho(lp,F) {r['spearman_logprob_f']} top10% {r['leaks_found_top10pct']} "
+          f"random {r['leaks_found_top10pct_random_expectation']} sus20 {r['top20_suspects_cover']}")
+
+
+def ship_spanish(es: dict[str, Any], es_notes: list[Note], es_model: str) -> None:
+    """Refit the packaged es-meddocan calibration (leftover and tagged parts) on all of MEDDOCAN dev."""
+    cal = fit(es_notes, "es-meddocan", FEATURES, f"the es-meddocan recipe trained on MEDDOCAN train only "
+              f"({Path(es_model).name}: CRF + document second pass) on all 250 dev notes; applied to the "
+              "shipped es-meddocan (train+dev)", tagged=True)
+    Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
+                {"pooled_dev_halves": summary(es["pooled"]), "results": "benchmarks/results/risk-es.json"},
+                tagged=cal.tagged).save(ROOT / "src" / "notescrub" / "resources" / "risk" / "es-meddocan.json")
+
+
 def summary(r: dict[str, Any]) -> dict[str, Any]:
     """A report without its curves (for the shipped calibration's ``validation``)."""
     return {k: v for k, v in r.items() if k != "curves"}
@@ -293,9 +317,9 @@ def spanish(work: Path) -> tuple[dict[str, Any], list[Note], str]:
     half = len(dev) // 2
     notes = run_model(work, str(model), "es-train-only", "dev", dev)
     h1, h2 = notes[:half], notes[half:]
-    c1 = fit(h1, "es-meddocan", FEATURES, "fitted on MEDDOCAN dev, first half (document id order)")
-    c2 = fit(h2, "es-meddocan", FEATURES, "fitted on MEDDOCAN dev, second half (document id order)")
-    out = {"model": "CRF trained on MEDDOCAN train only (es-meddocan recipe)",
+    c1 = fit(h1, "es-meddocan", FEATURES, "fitted on MEDDOCAN dev, first half (document id order)", tagged=True)
+    c2 = fit(h2, "es-meddocan", FEATURES, "fitted on MEDDOCAN dev, second half (document id order)", tagged=True)
+    out = {"model": "es-meddocan recipe (CRF + document second pass) trained on MEDDOCAN train only",
            "fit_half1_report_half2": {"calibration": c1.to_json(), "report": evaluate_notes(h2, [c1] * len(h2))},
            "fit_half2_report_half1": {"calibration": c2.to_json(), "report": evaluate_notes(h1, [c2] * len(h1))},
            "pooled": evaluate_notes(h2 + h1, [c1] * len(h2) + [c2] * len(h1))}
@@ -329,8 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--current-writers", default="", help="comma-separated writers the --current model never saw")
     ap.add_argument("--ship-current", action="store_true",
                     help="refit the packaged en-default calibration on all --current-writers with --current")
-    ap.add_argument("--only", choices=("all", "current"), default="all",
-                    help="'current': run the current-model protocol alone")
+    ap.add_argument("--only", choices=("all", "current", "spanish"), default="all",
+                    help="'current': run the current-model protocol alone; 'spanish': MEDDOCAN dev alone")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     work, heldout = Path(args.work), Path(args.heldout)
@@ -360,6 +384,16 @@ def main(argv: list[str] | None = None) -> int:
                 ROOT / "src" / "notescrub" / "resources" / "risk" / "en-default.json")
     if args.only == "current":
         return 0
+    if args.only == "spanish":
+        es, es_notes, es_model = spanish(work)
+        (RESULTS / "risk-es.json").write_text(json.dumps({"command": command, "targets": targets, **es}, indent=1)
+                                              + "\n", encoding="utf-8")
+        plot(es["pooled"]["curves"], "MEDDOCAN dev, train-only es-meddocan recipe, pooled halves",
+             PLOTS / "risk-es-dev.png")
+        if args.ship:
+            ship_spanish(es, es_notes, es_model)
+        print_summary("es pooled", es["pooled"])
+        return 0
 
     en, n8 = english(work, heldout)
     rules, rn = english(work, heldout, rules=True)
@@ -377,11 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.ship:
         out = ROOT / "src" / "notescrub" / "resources" / "risk"
         # (en-default's shipped calibration comes from the current-model protocol: --ship-current)
-        cal = fit(es_notes, "es-meddocan", FEATURES, f"a CRF trained on MEDDOCAN train only ({Path(es_model).name}, "
-                  "the es-meddocan recipe) on all 250 dev notes; applied to the shipped es-meddocan (train+dev)")
-        Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
-                    {"pooled_dev_halves": summary(es["pooled"]), "results": "benchmarks/results/risk-es.json"}
-                    ).save(out / "es-meddocan.json")
+        ship_spanish(es, es_notes, es_model)
         allr = [n for w in ("w09", "w10", "w11", "w12") for n in rn[w]]
         cal = fit(allr, "rules-en", NO_CRF, "rules-en on the notes of writers w09-w12 (no CRF: weaker signals only)")
         Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
@@ -390,9 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, r in (("en pooled", en["pooled_8-writer_model_w09_w12"]),
                     ("en A 10w", en["split_A_fit_w09_w10"]["report_w11_w12_model_w01_w10"]),
                     ("rules pooled", rules["pooled_rules-en_w09_w12"]), ("es pooled", es["pooled"])):
-        print(f"{name}: rho(-risk,F) {r['spearman_risk_f']} rho(lp,F) {r['spearman_logprob_f']} "
-              f"top10% {r['leaks_found_top10pct']} random {r['leaks_found_top10pct_random_expectation']} "
-              f"sus20 {r['top20_suspects_cover']}")
+        print_summary(name, r)
     print(json.dumps(net, indent=1))
     return 0
 

@@ -8,6 +8,12 @@ shared machine the times are only comparable within one run of this script.
 
     python benchmarks/scale.py --model rules-en > benchmarks/results/scale.json
     python benchmarks/scale.py --model en-default --sizes 1000,5000 --speed-notes 2000
+    python benchmarks/scale.py --model en-default --sizes none --repeats 3   # timing only
+
+With ``--repeats K`` the timing runs ``--jobs 1`` and ``--jobs 2`` alternately K times
+(j1, j2, j1, j2, ...): the speed-up of each pair is reported and the headline figure is the
+median over pairs, so that a drift of the machine's speed during the run shows as spread
+instead of being taken for a speed-up.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,8 +53,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default="rules-en")
     ap.add_argument("--command", default="deid", choices=("deid", "annotate"))
-    ap.add_argument("--sizes", default="1000,5000,20000", help="corpus sizes for the memory curve (--jobs 1)")
+    ap.add_argument("--sizes", default="1000,5000,20000",
+                    help="corpus sizes for the memory curve (--jobs 1); 'none' skips it")
     ap.add_argument("--speed-notes", type=int, default=10000, help="corpus size of the --jobs 1 vs 2 timing")
+    ap.add_argument("--repeats", type=int, default=1, help="alternating --jobs 1 / --jobs 2 pairs of the timing")
     ap.add_argument("--work", default=None, help="folder for corpora and outputs (default: a temporary one)")
     a = ap.parse_args()
     folder = Path(a.work or tempfile.mkdtemp(prefix="notescrub-scale-"))
@@ -55,23 +64,29 @@ def main() -> None:
     key = folder / "bench.key"
     if not key.exists():
         subprocess.run(notescrub_command("key", "new", str(key)), check=True, capture_output=True)
-    memory = [measure(a.command, synth_corpus(folder, int(n)), folder, a.model, 1, key) for n in a.sizes.split(",")]
+    sizes = [] if a.sizes.strip().lower() == "none" else [int(n) for n in a.sizes.split(",")]
+    memory = [measure(a.command, synth_corpus(folder, n), folder, a.model, 1, key) for n in sizes]
     src = synth_corpus(folder, a.speed_notes)
-    speed = {f"jobs_{j}": measure(a.command, src, folder, a.model, j, key) for j in (1, 2)}
-    same = (folder / f"out-{a.command}-{src.stem}-j1.jsonl").read_bytes() == \
-        (folder / f"out-{a.command}-{src.stem}-j2.jsonl").read_bytes()
-    rss = [m["peak_rss_mib"] for m in memory]
+    pairs = []
+    for _ in range(max(1, a.repeats)):
+        pair = {f"jobs_{j}": measure(a.command, src, folder, a.model, j, key) for j in (1, 2)}
+        pair["speedup"] = round(pair["jobs_1"]["wall_s"] / pair["jobs_2"]["wall_s"], 2)
+        pair["outputs_identical"] = (folder / f"out-{a.command}-{src.stem}-j1.jsonl").read_bytes() == \
+            (folder / f"out-{a.command}-{src.stem}-j2.jsonl").read_bytes()
+        pairs.append(pair)
     result = {
         "benchmark": "scale",
         "command": f"notescrub -q {a.command} synth.jsonl -o out.jsonl --model {a.model} --jobs N",
         "cpus": os.cpu_count(),
         "uptime": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
         "memory_by_size": memory,
-        "memory_spread_pct": round(100 * (max(rss) - min(rss)) / min(rss), 1),
-        "speed": speed,
-        "speedup_jobs2": round(speed["jobs_1"]["wall_s"] / speed["jobs_2"]["wall_s"], 2),
-        "outputs_identical": same,
+        "speed": pairs[0] if len(pairs) == 1 else pairs,
+        "speedup_jobs2": statistics.median(p["speedup"] for p in pairs),
+        "outputs_identical": all(p["outputs_identical"] for p in pairs),
     }
+    if memory:
+        rss = [m["peak_rss_mib"] for m in memory]
+        result["memory_spread_pct"] = round(100 * (max(rss) - min(rss)) / min(rss), 1)
     print(json.dumps(result, indent=1))
 
 

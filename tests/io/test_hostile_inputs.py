@@ -50,6 +50,9 @@ def test_physionet_double_minus(tmp_path):
     # found by the 3,000-case fuzz run: a surrogate in a span's extra key crashed the writer
     ('{"id": "a", "text": "hello", "spans": [{"start": 0, "end": 1, "type": "X", "te\\udfffxt": "h"}]}',
      "lone UTF-16 surrogate"),
+    # upper-case hex and a low surrogate: the fast path that skips the string walk must see them
+    ('{"id": "a", "text": "x\\uDBFFy"}', "lone UTF-16 surrogate"),
+    ('{"id": "a", "text": "hello", "meta": {"k": ["\\uDc01"]}}', "lone UTF-16 surrogate"),
     ('{"id": null, "text": "x"}', '"id" must be'),
     ('{"id": true, "text": "x"}', '"id" must be'),
     ('{"id": {"a": 1}, "text": "x"}', '"id" must be'),
@@ -120,3 +123,16 @@ def test_convert_with_every_record_bad_fails(tmp_path, capsys):
     assert main(["convert", str(f), "-o", str(out), "--skip-bad"]) == 2
     assert not out.exists() and "nothing was written" in capsys.readouterr().err
     json.dumps({})  # (json imported for the cases above)
+
+
+def test_json_loads_refuses_a_raw_lone_surrogate_in_a_decoded_line():
+    from notescrub.io.checks import json_loads
+
+    with pytest.raises(InputFormatError, match="lone UTF-16 surrogate"):
+        json_loads('{"text": "a\ud800b"}', "record", path="n.jsonl", line=3)
+
+
+def test_json_loads_keeps_a_valid_surrogate_pair_escape():
+    from notescrub.io.checks import json_loads
+
+    assert json_loads('{"text": "\\ud83d\\ude00"}', "record", path="n.jsonl", line=1) == {"text": "\U0001f600"}

@@ -108,8 +108,33 @@ def json_loads(text: str | bytes, what: str, *, path: str | Path | None, line: i
         raise InputFormatError(f"{what} is nested too deeply to be read", path=path, line=line) from None
     except ValueError:  # e.g. an integer of thousands of digits
         raise InputFormatError(f"{what} holds a number that cannot be read", path=path, line=line) from None
-    _check_strings(value, what, path=path, line=line)
+    if _may_hold_lone_surrogate(text):
+        _check_strings(value, what, path=path, line=line)
     return value
+
+
+#: a JSON escape of a UTF-16 surrogate (``\ud800``-``\udfff``, either case of hex digit)
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _may_hold_lone_surrogate(text: str | bytes) -> bool:
+    r"""False only when parsing ``text`` cannot have produced a lone surrogate (skips the walk).
+
+    A decoded string holds one only through a ``\udXXX`` escape or a raw one in ``text``
+    itself; bytes are always walked.
+
+    >>> _may_hold_lone_surrogate('{"a": "b"}'), _may_hold_lone_surrogate('{"a": "\\uDC00"}')
+    (False, True)
+    >>> _may_hold_lone_surrogate('{"a": "\ud800"}'), _may_hold_lone_surrogate(b'{}')
+    (True, True)
+    """
+    if not isinstance(text, str) or _ESCAPED_SURROGATE.search(text):
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _check_strings(value: Any, what: str, *, path: str | Path | None, line: int | None) -> None:
