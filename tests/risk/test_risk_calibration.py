@@ -102,6 +102,13 @@ def test_tagged_part_round_trips(tmp_path):
 
 
 
-def test_packaged_en_default_has_a_tagged_part():
-    cal = packaged_calibration("en-default")
+@pytest.mark.parametrize("model", ["en-default", "es-meddocan"])
+def test_packaged_crf_models_have_a_tagged_part(model):
+    cal = packaged_calibration(model)
     assert cal is not None and cal.tagged is not None and cal.tagged.uses_crf
+
+
+def test_es_meddocan_calibration_describes_the_shipped_form():
+    """Fitted with the second pass in the model (the first fit described the CRF alone)."""
+    cal = packaged_calibration("es-meddocan")
+    assert cal is not None and "second pass" in cal.fitted_on["description"]
