@@ -84,12 +84,8 @@ def cached(work: Path, key: str, make: Any) -> list[Note]:
 
 def run_model(work: Path, model: str, label: str, group: str, golds: list, bias: float | None = None) -> list[Note]:
     def make() -> list[Note]:
-        pipe = build(model, None)
-        if bias is not None:
-            for det in pipe.detectors:
-                if hasattr(det, "bias"):
-                    det.bias = -bias
-        return collect(pipe, golds, group)
+        # the knob goes through build(): the pipeline's components forward no attributes
+        return collect(build(model, None, recall_bias=bias), golds, group)
 
     suffix = "" if bias is None else f"-rb{bias:g}"
     return cached(work, f"{label}-{group}{suffix}", make)

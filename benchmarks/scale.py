@@ -55,7 +55,9 @@ def main() -> None:
     ap.add_argument("--command", default="deid", choices=("deid", "annotate"))
     ap.add_argument("--sizes", default="1000,5000,20000",
                     help="corpus sizes for the memory curve (--jobs 1); 'none' skips it")
-    ap.add_argument("--speed-notes", type=int, default=10000, help="corpus size of the --jobs 1 vs 2 timing")
+    ap.add_argument("--memory-jobs", type=int, default=1, help="--jobs of the memory curve")
+    ap.add_argument("--speed-notes", type=int, default=10000,
+                    help="corpus size of the --jobs 1 vs 2 timing (0 skips it)")
     ap.add_argument("--repeats", type=int, default=1, help="alternating --jobs 1 / --jobs 2 pairs of the timing")
     ap.add_argument("--work", default=None, help="folder for corpora and outputs (default: a temporary one)")
     a = ap.parse_args()
@@ -65,10 +67,10 @@ def main() -> None:
     if not key.exists():
         subprocess.run(notescrub_command("key", "new", str(key)), check=True, capture_output=True)
     sizes = [] if a.sizes.strip().lower() == "none" else [int(n) for n in a.sizes.split(",")]
-    memory = [measure(a.command, synth_corpus(folder, n), folder, a.model, 1, key) for n in sizes]
-    src = synth_corpus(folder, a.speed_notes)
+    memory = [measure(a.command, synth_corpus(folder, n), folder, a.model, a.memory_jobs, key) for n in sizes]
     pairs = []
-    for _ in range(max(1, a.repeats)):
+    src = synth_corpus(folder, a.speed_notes) if a.speed_notes > 0 else None
+    for _ in range(max(1, a.repeats) if src is not None else 0):
         pair = {f"jobs_{j}": measure(a.command, src, folder, a.model, j, key) for j in (1, 2)}
         pair["speedup"] = round(pair["jobs_1"]["wall_s"] / pair["jobs_2"]["wall_s"], 2)
         pair["outputs_identical"] = (folder / f"out-{a.command}-{src.stem}-j1.jsonl").read_bytes() == \
@@ -80,13 +82,16 @@ def main() -> None:
         "cpus": os.cpu_count(),
         "uptime": subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(),
         "memory_by_size": memory,
-        "speed": pairs[0] if len(pairs) == 1 else pairs,
-        "speedup_jobs2": statistics.median(p["speedup"] for p in pairs),
-        "outputs_identical": all(p["outputs_identical"] for p in pairs),
     }
+    if pairs:
+        result.update(speed=pairs[0] if len(pairs) == 1 else pairs,
+                      speedup_jobs2=statistics.median(p["speedup"] for p in pairs),
+                      outputs_identical=all(p["outputs_identical"] for p in pairs))
     if memory:
         rss = [m["peak_rss_mib"] for m in memory]
+        pss = [m["peak_pss_mib"] for m in memory]
         result["memory_spread_pct"] = round(100 * (max(rss) - min(rss)) / min(rss), 1)
+        result["memory_spread_pss_pct"] = round(100 * (max(pss) - min(pss)) / min(pss), 1)
     print(json.dumps(result, indent=1))
 
 

@@ -160,10 +160,8 @@ def sweep(folds: list[list[str]], dirs: dict[str, Path], by_writer: dict[str, li
     for bias in biases:
         golds, preds = [], []
         for f in folds:
-            pipe = build(str(dirs[",".join(f)]), "high-recall")
-            for det in getattr(pipe, "detectors", []):
-                if hasattr(det, "bias"):
-                    det.bias = bias
+            # an O-bias b is --recall-bias -b; set through build() (components forward no attributes)
+            pipe = build(str(dirs[",".join(f)]), "high-recall", recall_bias=-bias)
             docs = [g for w in f for g in by_writer[w]]
             for p in pipe.pipe([g.copy(layers=False) for g in docs]):
                 q = p.copy(layers=False)
