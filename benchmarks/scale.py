@@ -34,10 +34,13 @@ from _procmem import load_average, notescrub_command, run_measured, synth_corpus
 
 def measure(command: str, src: Path, folder: Path, model: str, jobs: int, key: Path) -> dict:
     out = folder / f"out-{command}-{src.stem}-j{jobs}.jsonl"
-    # --force: an output left by an earlier (interrupted) run of this script must not end the measurement
-    args = [command, str(src), "-o", str(out), "--model", model, "--jobs", str(jobs), "--force"]
+    # an output left by an earlier (interrupted) run of this script must not end the measurement:
+    # deid replaces it with --force; annotate has no such option, so its old output goes first
+    args = [command, str(src), "-o", str(out), "--model", model, "--jobs", str(jobs)]
     if command == "deid":
-        args += ["--key-file", str(key)]
+        args += ["--key-file", str(key), "--force"]
+    else:
+        out.unlink(missing_ok=True)
     load = load_average()
     r = run_measured(notescrub_command(*args))
     if r["returncode"] != 0:
