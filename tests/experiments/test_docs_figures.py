@@ -39,7 +39,7 @@ def _writers(corpus: str, node: str, key: str) -> float:
 
 
 @pytest.mark.parametrize("corpus", ["meddocan", "rerun-2026-11-27/aramaki-en-dev", "rerun-2026-11-27/aramaki-meddocan",
-                                    "rerun-2026-11-27/manchester-en-dev"])
+                                    "rerun-2026-11-27/manchester-en-dev", "rerun-2026-11-27/wi-deid-en-dev"])
 def test_report_section_is_the_rendered_results(corpus: str) -> None:
     md = (ROOT / "docs" / "experiments" / corpus / "report.md").read_text(encoding="utf-8")
     assert render_markdown(_results(corpus)) == md
@@ -129,6 +129,9 @@ CLAIMS: list[tuple[str, Callable[[], float], str]] = [
     ("PROPOSED 97.34\n  improve", lambda: 100 * _aramaki(RERUN + "aramaki-meddocan", "PROPOSED"), "{:.2f}"),
     ("BASELINE 96.09 significantly", lambda: 100 * _aramaki(RERUN + "aramaki-meddocan", "BASELINE"), "{:.2f}"),
     ("+EX (96.44)", lambda: 100 * _aramaki(RERUN + "aramaki-meddocan", "BASE+EX"), "{:.2f}"),
+    ("Lex 0.5995 <", lambda: _wi(RERUN + "wi-deid-en-dev", "Lex"), "{:.4f}"),
+    ("< Lex+Ort 0.7036 <", lambda: _wi(RERUN + "wi-deid-en-dev", "Lex+Ort"), "{:.4f}"),
+    ("< Lex+Ort+Dic 0.7274, the paper", lambda: _wi(RERUN + "wi-deid-en-dev", "WI-deId"), "{:.4f}"),
     ("strict F 0.8780 /", lambda: _man(RERUN + "manchester-en-dev", "precision/2pass", "f1"), "{:.4f}"),
     ("/ 0.8497 /", lambda: _man(RERUN + "manchester-en-dev", "recall/2pass", "f1"), "{:.4f}"),
     ("/ 0.8822 at the", lambda: _man(RERUN + "manchester-en-dev", "f1/2pass", "f1"), "{:.4f}"),
