@@ -39,7 +39,8 @@ def _writers(corpus: str, node: str, key: str) -> float:
 
 
 @pytest.mark.parametrize("corpus", ["meddocan", "rerun-2026-11-27/aramaki-en-dev", "rerun-2026-11-27/aramaki-meddocan",
-                                    "rerun-2026-11-27/manchester-en-dev", "rerun-2026-11-27/wi-deid-en-dev"])
+                                    "rerun-2026-11-27/manchester-en-dev", "rerun-2026-11-27/wi-deid-en-dev",
+                                    "rerun-2026-11-27/carafe-en-dev"])
 def test_report_section_is_the_rendered_results(corpus: str) -> None:
     md = (ROOT / "docs" / "experiments" / corpus / "report.md").read_text(encoding="utf-8")
     assert render_markdown(_results(corpus)) == md
@@ -80,6 +81,10 @@ def _aramaki(corpus: str, variant: str) -> float:
 
 def _wi(corpus: str, variant: str) -> float:
     return _data(corpus, "wi-deid")[variant]["strict"]["f1"]
+
+
+def _pp(variant: str, node: str, measure: str) -> float:
+    return _data(RERUN + "carafe-en-dev", "carafe")["pp"][variant][node][measure]
 
 
 def _man(corpus: str, key: str, measure: str) -> float:
@@ -132,6 +137,12 @@ CLAIMS: list[tuple[str, Callable[[], float], str]] = [
     ("Lex 0.5995 <", lambda: _wi(RERUN + "wi-deid-en-dev", "Lex"), "{:.4f}"),
     ("< Lex+Ort 0.7036 <", lambda: _wi(RERUN + "wi-deid-en-dev", "Lex+Ort"), "{:.4f}"),
     ("< Lex+Ort+Dic 0.7274, the paper", lambda: _wi(RERUN + "wi-deid-en-dev", "WI-deId"), "{:.4f}"),
+    ("strict recall 0.7380 →", lambda: _pp("Carafe-ALL (b=-1.5)", "strict", "recall"), "{:.4f}"),
+    ("→\n0.7362 and", lambda: _pp("Carafe-ALL+PP (b=-1.5)", "strict", "recall"), "{:.4f}"),
+    ("strict F 0.7513 →", lambda: _pp("Carafe-ALL (b=-1.5)", "strict", "f1"), "{:.4f}"),
+    ("→ 0.7481 at bias", lambda: _pp("Carafe-ALL+PP (b=-1.5)", "strict", "f1"), "{:.4f}"),
+    ("PHI-token F 0.8859 →", lambda: _pp("Carafe-ALL (b=-1.5)", "binary_phi", "f1"), "{:.4f}"),
+    ("→ 0.8863. With", lambda: _pp("Carafe-ALL+PP (b=-1.5)", "binary_phi", "f1"), "{:.4f}"),
     ("strict F 0.8780 /", lambda: _man(RERUN + "manchester-en-dev", "precision/2pass", "f1"), "{:.4f}"),
     ("/ 0.8497 /", lambda: _man(RERUN + "manchester-en-dev", "recall/2pass", "f1"), "{:.4f}"),
     ("/ 0.8822 at the", lambda: _man(RERUN + "manchester-en-dev", "f1/2pass", "f1"), "{:.4f}"),
