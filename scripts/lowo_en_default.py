@@ -61,9 +61,9 @@ def writer_docs(extra: list[Path] | None = None) -> dict[str, list]:
     return out
 
 
-def predict(model: str, preset: str, golds: list) -> list:
+def predict(model: str, preset: str | None, golds: list, recall_bias: float | None = None) -> list:
     """Predicted copies of ``golds`` (predictions in layer ``gold``, as the scorer wants)."""
-    pipe = build(model, preset)
+    pipe = build(model, preset, recall_bias=recall_bias)
     preds = []
     for p in pipe.pipe([g.copy(layers=False) for g in golds]):
         q = p.copy(layers=False)
@@ -160,13 +160,9 @@ def sweep(folds: list[list[str]], dirs: dict[str, Path], by_writer: dict[str, li
     for bias in biases:
         golds, preds = [], []
         for f in folds:
-            # an O-bias b is --recall-bias -b; set through build() (components forward no attributes)
-            pipe = build(str(dirs[",".join(f)]), "high-recall", recall_bias=-bias)
             docs = [g for w in f for g in by_writer[w]]
-            for p in pipe.pipe([g.copy(layers=False) for g in docs]):
-                q = p.copy(layers=False)
-                q.add_layer("gold", p.layer("phi"))
-                preds.append(q)
+            # an O-bias b is --recall-bias -b (components forward no attributes: the knob goes through build())
+            preds += predict(str(dirs[",".join(f)]), "high-recall", docs, recall_bias=-bias)
             golds += docs
         out[f"{bias:+.2f}"] = scores(golds, preds)
         r = out[f"{bias:+.2f}"]

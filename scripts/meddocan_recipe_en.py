@@ -24,19 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import train_es_meddocan as es
 from build_en_default import test_writers
-from lowo_en_default import scores, writer_docs
-
-from notescrub.assemble import build
-from notescrub.config import ComponentSpec
-from notescrub.modeldir import HybridModel
-from notescrub.recipes import carafe
+from lowo_en_default import predict, scores, writer_docs
 
 BIASES = (0.0, -1.0, -2.1)
 
@@ -44,29 +38,10 @@ BIASES = (0.0, -1.0, -2.1)
 def train(out: Path, docs: list) -> dict:
     """Train the recipe with English features on ``docs`` and save the hybrid model in ``out``."""
     variant, second_pass = es.SHIPPED
-    v = es.VARIANTS[variant]
-    t0, c0 = time.perf_counter(), time.process_time()
-    tagger = carafe.build(lang="en", features={**es.FEATURES, **v["features"]},
-                          **{**es.TAGGER, **v["tagger"], "name": "crf"}).fit(docs)
-    timing = {"wall_s": round(time.perf_counter() - t0, 1), "cpu_s": round(time.process_time() - c0, 1)}
-    assert second_pass is not None
-    sp = es.SECOND_PASS[second_pass]
-    comps = [ComponentSpec("crf", "crf", "crf"),
-             ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": sp["min_score"],
-                                                            "lang": "en"})]
-    HybridModel(comps, {"crf": tagger}, sp["resolver"], meta={"lang": "en"}).save(
+    tagger, timing = es.train(docs, variant, lang="en")
+    es.hybrid(tagger, second_pass, lang="en").save(
         out, overwrite=True, extra={"model_name": "es-meddocan-recipe-en", "language": "en", "training_time": timing})
     return timing
-
-
-def predict(model: Path, bias: float, golds: list) -> list:
-    pipe = build(str(model), None, recall_bias=-bias)  # an O-bias b is --recall-bias -b
-    preds = []
-    for p in pipe.pipe([g.copy(layers=False) for g in golds]):
-        q = p.copy(layers=False)
-        q.add_layer("gold", p.layer("phi"))
-        preds.append(q)
-    return preds
 
 
 def main() -> None:
@@ -85,7 +60,7 @@ def main() -> None:
     golds = [d for w in held for d in by_writer[w]]
     results = {}
     for bias in BIASES:
-        r = scores(golds, predict(a.work, bias, golds))
+        r = scores(golds, predict(str(a.work), None, golds, recall_bias=-bias))  # an O-bias b is --recall-bias -b
         results[f"{bias:+.1f}"] = r
         print(f"bias {bias:+.1f}: binary P {r['binary_token']['precision']:.4f} R {r['binary_token']['recall']:.4f} "
               f"strict F1 {r['strict']['f1']:.4f} leaked {r['leaked_tokens']} "

@@ -104,27 +104,28 @@ affixes seen in the corpus); no document text is included.
 """
 
 
-def build(variant: str = "baseline") -> CRFTagger:
+def build(variant: str = "baseline", lang: str = "es") -> CRFTagger:
+    """The recipe's CRF (``lang`` picks the lexicons of the dictionary features; the model ships with "es")."""
     v = VARIANTS[variant]
-    return carafe.build(lang="es", features={**FEATURES, **v["features"]}, **{**TAGGER, **v["tagger"], "name": "crf"})
+    return carafe.build(lang=lang, features={**FEATURES, **v["features"]}, **{**TAGGER, **v["tagger"], "name": "crf"})
 
 
-def hybrid(tagger: CRFTagger, second_pass: str | None) -> HybridModel:
+def hybrid(tagger: CRFTagger, second_pass: str | None, lang: str = "es") -> HybridModel:
     """The model directory's content: the CRF, then (optionally) the document-level second pass."""
     comps = [ComponentSpec("crf", "crf", "crf")]
     resolver: dict[str, Any] = {"name": "longest"}
     if second_pass is not None:
         sp = SECOND_PASS[second_pass]
         comps.append(ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": sp["min_score"],
-                                                                    "lang": "es"}))
+                                                                    "lang": lang}))
         resolver = sp["resolver"]
-    return HybridModel(comps, {"crf": tagger}, resolver, meta={"lang": "es"})
+    return HybridModel(comps, {"crf": tagger}, resolver, meta={"lang": lang})
 
 
-def train(docs: list, variant: str = "baseline") -> tuple[CRFTagger, dict]:
+def train(docs: list, variant: str = "baseline", lang: str = "es") -> tuple[CRFTagger, dict]:
     load0 = os.getloadavg()[0]
     w0, c0 = time.perf_counter(), time.process_time()
-    model = build(variant).fit(docs)
+    model = build(variant, lang).fit(docs)
     timing = {"wall_s": round(time.perf_counter() - w0, 1), "cpu_s": round(time.process_time() - c0, 1),
               "load_average_1min_start": round(load0, 2), "load_average_1min_end": round(os.getloadavg()[0], 2),
               "cpus": os.cpu_count()}
