@@ -242,6 +242,17 @@ def print_summary(name: str, r: dict[str, Any]) -> None:
           f"random {r['leaks_found_top10pct_random_expectation']} sus20 {r['top20_suspects_cover']}")
 
 
+def write_results(name: str, command: str, targets: dict[str, float], data: dict[str, Any]) -> None:
+    """``benchmarks/results/risk-<name>.json``: the command, the targets and the figures."""
+    (RESULTS / f"risk-{name}.json").write_text(
+        json.dumps({"command": command, "targets": targets, **data}, indent=1) + "\n", encoding="utf-8")
+
+
+def plot_spanish(es: dict[str, Any]) -> None:
+    plot(es["pooled"]["curves"], "MEDDOCAN dev, train-only es-meddocan recipe, pooled halves",
+         PLOTS / "risk-es-dev.png")
+
+
 def ship_spanish(es: dict[str, Any], es_notes: list[Note], es_model: str) -> None:
     """Refit the packaged es-meddocan calibration (leftover and tagged parts) on all of MEDDOCAN dev."""
     cal = fit(es_notes, "es-meddocan", FEATURES, f"the es-meddocan recipe trained on MEDDOCAN train only "
@@ -382,10 +393,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.only == "spanish":
         es, es_notes, es_model = spanish(work)
-        (RESULTS / "risk-es.json").write_text(json.dumps({"command": command, "targets": targets, **es}, indent=1)
-                                              + "\n", encoding="utf-8")
-        plot(es["pooled"]["curves"], "MEDDOCAN dev, train-only es-meddocan recipe, pooled halves",
-             PLOTS / "risk-es-dev.png")
+        write_results("es", command, targets, es)
+        plot_spanish(es)
         if args.ship:
             ship_spanish(es, es_notes, es_model)
         print_summary("es pooled", es["pooled"])
@@ -397,13 +406,12 @@ def main(argv: list[str] | None = None) -> int:
     net = recall_net(work, heldout, n8, [float(x) for x in args.biases.split(",")],
                      [float(x) for x in args.thresholds.split(",")])
     for name, data in (("en", en), ("rules-en", rules), ("es", es), ("recall-net", net)):
-        data = {"command": command, "targets": targets, **data}
-        (RESULTS / f"risk-{name}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        write_results(name, command, targets, data)
     plot(en["pooled_8-writer_model_w09_w12"]["curves"], "en-default without w09-w12, pooled held-out writers",
          PLOTS / "risk-en-heldout.png")
     plot(en["split_A_fit_w09_w10"]["report_w11_w12_model_w01_w10"]["curves"],
          "en-default without w11, w12 (fit w09+w10), on w11+w12", PLOTS / "risk-en-10writers.png")
-    plot(es["pooled"]["curves"], "MEDDOCAN dev, train-only CRF, pooled halves", PLOTS / "risk-es-dev.png")
+    plot_spanish(es)
     if args.ship:
         out = ROOT / "src" / "notescrub" / "resources" / "risk"
         # (en-default's shipped calibration comes from the current-model protocol: --ship-current)
