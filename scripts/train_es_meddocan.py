@@ -4,13 +4,18 @@
 Steps (the variants are the table of docs/crf.md; ``SHIPPED`` names the packaged one):
 
   python scripts/train_es_meddocan.py validate [--variant NAME]   # train on train only, score dev
+  python scripts/train_es_meddocan.py cv --work DIR [--variant NAME]  # 5-fold CV over train+dev
   python scripts/train_es_meddocan.py ship                        # train SHIPPED on train+dev
 
 ``validate`` trains the variant on MEDDOCAN train only, annotates dev with the first pass
 alone and with the document-level second pass (every ``SECOND_PASS`` setting), writes each
 run as brat under ``--pred`` and scores it with ``notescrub evaluate --scheme meddocan``
 (subtask 1 strict, subtask 2 strict and merged); the figures and the training time go to
-``benchmarks/results/meddocan-train-only-<variant>.json``. ``ship`` trains ``SHIPPED`` on
+``benchmarks/results/meddocan-train-only-<variant>.json``. ``cv`` splits train + dev (750
+documents, sorted by id, document ``i`` in fold ``i % 5``), trains the variant on four folds
+and annotates the fifth, five times; each fold's model is kept in ``--work`` (a rerun
+resumes), every fold and the pooled predictions are scored like ``validate``'s, and the
+report goes to ``benchmarks/results/meddocan-cv5-<variant>.json``. ``ship`` trains ``SHIPPED`` on
 train + dev and writes the hybrid model directory ``src/notescrub/models/es-meddocan/``
 (the CRF in ``crf/``, the second pass in ``model.json``).
 
@@ -57,7 +62,12 @@ VARIANTS: dict[str, dict[str, dict[str, Any]]] = {
     "baseline": {"features": {}, "tagger": {}},
     # where else in the document the word occurs (notescrub.features.document)
     "document": {"features": {"groups": (*FEATURES["groups"], "document")}, "tagger": {}},
+    # word clusters learnt from the training documents' text (notescrub.features.clusters)
+    "clusters": {"features": {"groups": (*FEATURES["groups"], "clusters"),
+                              "window_groups": (*FEATURES["window_groups"], "clusters")}, "tagger": {}},
 }
+#: How variants with the ``clusters`` group learn their table (from the text they are trained on).
+CLUSTERS: dict[str, Any] = {"sizes": (64, 256, 1024), "dims": 100, "min_count": 2, "contexts": 2000, "seed": 0}
 #: Second-pass settings measured by ``validate`` on every variant's dev annotation.
 SECOND_PASS: dict[str, dict[str, Any]] = {
     "min0.5-longest": {"min_score": 0.5, "resolver": {"name": "longest"}},
@@ -104,10 +114,28 @@ affixes seen in the corpus); no document text is included.
 """
 
 
-def build(variant: str = "baseline", lang: str = "es") -> CRFTagger:
-    """The recipe's CRF (``lang`` picks the lexicons of the dictionary features; the model ships with "es")."""
+def build(variant: str = "baseline", lang: str = "es", clusters: str | None = None) -> CRFTagger:
+    """The recipe's CRF (``lang`` picks the lexicons of the dictionary features; the model ships with "es").
+
+    ``clusters``: the word-cluster table of a variant with the ``clusters`` group (a path or a packaged name).
+    """
     v = VARIANTS[variant]
-    return carafe.build(lang=lang, features={**FEATURES, **v["features"]}, **{**TAGGER, **v["tagger"], "name": "crf"})
+    features = {**FEATURES, **v["features"]}
+    if "clusters" in features["groups"]:
+        features["clusters"] = clusters
+    return carafe.build(lang=lang, features=features, **{**TAGGER, **v["tagger"], "name": "crf"})
+
+
+def uses_clusters(variant: str) -> bool:
+    return "clusters" in VARIANTS[variant]["features"].get("groups", ())
+
+
+def learn_table(docs: list[Document], path: Path) -> Path:
+    """Learn the word clusters of ``docs``' text (settings ``CLUSTERS``) and save them to ``path``."""
+    from notescrub.features.clusters import learn_clusters
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return learn_clusters([d.text for d in docs], **CLUSTERS).save(path)
 
 
 def hybrid(tagger: CRFTagger, second_pass: str | None, lang: str = "es") -> HybridModel:
@@ -122,10 +150,17 @@ def hybrid(tagger: CRFTagger, second_pass: str | None, lang: str = "es") -> Hybr
     return HybridModel(comps, {"crf": tagger}, resolver, meta={"lang": lang})
 
 
-def train(docs: list, variant: str = "baseline", lang: str = "es") -> tuple[CRFTagger, dict]:
+def train(docs: list, variant: str = "baseline", lang: str = "es",
+          clusters: Path | None = None) -> tuple[CRFTagger, dict]:
+    """Train ``variant`` on ``docs``; a variant with word clusters first learns them from ``docs`` into ``clusters``."""
     load0 = os.getloadavg()[0]
     w0, c0 = time.perf_counter(), time.process_time()
-    model = build(variant, lang).fit(docs)
+    table = None
+    if uses_clusters(variant):
+        if clusters is None:
+            raise ValueError(f"variant {variant!r} needs a path for its word-cluster table")
+        table = str(learn_table(docs, clusters))
+    model = build(variant, lang, table).fit(docs)
     timing = {"wall_s": round(time.perf_counter() - w0, 1), "cpu_s": round(time.process_time() - c0, 1),
               "load_average_1min_start": round(load0, 2), "load_average_1min_end": round(os.getloadavg()[0], 2),
               "cpus": os.cpu_count()}
@@ -142,6 +177,11 @@ def score(model: HybridModel, docs: list[Document], gold_dir: Path, pred_dir: Pa
         p.add_layer("gold", d.layer("phi"))
         preds.append(p)
     write_corpus(preds, pred_dir, "brat", overwrite=True)
+    return _score_dirs(gold_dir, pred_dir)
+
+
+def _score_dirs(gold_dir: Path, pred_dir: Path) -> dict[str, Any]:
+    """``notescrub evaluate GOLD PRED --scheme meddocan``: subtask 1, subtask 2 (strict, merged), per type."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "scores.json"
         with contextlib.redirect_stdout(io.StringIO()):  # the table; the figures are read from the JSON
@@ -156,9 +196,81 @@ def score(model: HybridModel, docs: list[Document], gold_dir: Path, pred_dir: Pa
             "subtask1_by_type_f1": {t: round(v["f1"], 4) for t, v in res["subtask1_by_type"].items()}}
 
 
+def _config(variant: str) -> dict[str, Any]:
+    """The variant's settings as the reports record them."""
+    v = VARIANTS[variant]
+    cfg: dict[str, Any] = {"features": {**FEATURES, **v["features"]}, "tagger": {**TAGGER, **v["tagger"]}}
+    if uses_clusters(variant):
+        cfg["clusters"] = {**CLUSTERS, "learnt_from": "the text of the documents the CRF is trained on"}
+    return cfg
+
+
+def _settings() -> dict[str, str | None]:
+    """Report key -> second-pass setting (None: the CRF alone) of every scored run."""
+    return {"first_pass": None, **{f"second_pass_{name}": name for name in SECOND_PASS}}
+
+
+def _link_brat(docs_dirs: list[Path], ids: set[str], dest: Path) -> None:
+    """Symlink the .txt/.ann pairs of ``ids`` from ``docs_dirs`` into ``dest`` (a gold folder)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for d in docs_dirs:
+        for f in d.iterdir():
+            if f.stem in ids and f.suffix in (".txt", ".ann") and not (dest / f.name).exists():
+                (dest / f.name).symlink_to(f.resolve())
+
+
+def cross_validate(docs: list[Document], brat_dirs: list[Path], variant: str, work: Path,
+                   folds: int = 5) -> dict[str, Any]:
+    """``folds``-fold cross-validation of ``variant`` (with every second-pass setting) over ``docs``."""
+    docs = sorted(docs, key=lambda d: d.id)
+    fold_of = {d.id: i % folds for i, d in enumerate(docs)}
+    gold_all = work / "gold" / "all"
+    _link_brat(brat_dirs, set(fold_of), gold_all)
+    per_fold: list[dict[str, Any]] = []
+    for k in range(folds):
+        held = [d for d in docs if fold_of[d.id] == k]
+        model_dir = work / f"fold{k}" / "crf"
+        if (model_dir / "model.json").is_file():
+            tagger = CRFTagger.load(model_dir)
+            table = str(work / f"fold{k}" / "clusters.tsv.gz") if uses_clusters(variant) else None
+            if tagger.featurizer.to_config() != build(variant, clusters=table).featurizer.to_config():
+                raise SystemExit(f"{model_dir}: not a training of variant {variant!r}; use another --work")
+            timing = json.loads((work / f"fold{k}" / "timing.json").read_text(encoding="utf-8"))
+        else:
+            tagger, timing = train([d for d in docs if fold_of[d.id] != k], variant,
+                                   clusters=work / f"fold{k}" / "clusters.tsv.gz")
+            tagger.save(model_dir, overwrite=True)
+            (work / f"fold{k}" / "timing.json").write_text(json.dumps(timing), encoding="utf-8")
+        gold_k = work / "gold" / f"fold{k}"
+        _link_brat(brat_dirs, {d.id for d in held}, gold_k)
+        fold_report: dict[str, Any] = {"fold": k, "documents": len(held), "training": timing}
+        for key, sp in _settings().items():
+            fold_report[key] = score(hybrid(tagger, sp), held, gold_k, work / "pred" / key / f"fold{k}")
+        per_fold.append(fold_report)
+        logging.info("fold %d: first pass F1 %.4f", k, fold_report["first_pass"]["subtask1"]["f1"])
+    pooled: dict[str, Any] = {}
+    for key in _settings():
+        merged = work / "pred" / key / "all"  # every fold's predictions in one folder, scored at once
+        merged.mkdir(parents=True, exist_ok=True)
+        for k in range(folds):
+            for f in (work / "pred" / key / f"fold{k}").iterdir():
+                target = merged / f.name
+                if not target.exists():
+                    target.symlink_to(f.resolve())
+        pooled[key] = _score_dirs(gold_all, merged)
+        f1s = [fr[key]["subtask1"]["f1"] for fr in per_fold]
+        mean = sum(f1s) / folds
+        pooled[key]["fold_subtask1_f1"] = {"values": f1s, "mean": round(mean, 4), "sd": round(
+            (sum((x - mean) ** 2 for x in f1s) / (folds - 1)) ** 0.5, 4)}
+    return {"folds": folds, "fold_rule": "documents sorted by id, document i in fold i % folds",
+            "documents": len(docs), "per_fold": per_fold, "pooled": pooled}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("step", choices=("validate", "ship"))
+    ap.add_argument("step", choices=("validate", "cv", "ship"))
+    ap.add_argument("--work", default=None, help="cv: folder for the fold models and predictions (resumable); "
+                                                 "validate: folder for the word-cluster table of a clusters variant")
     ap.add_argument("--variant", choices=sorted(VARIANTS), default=SHIPPED[0])
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpora" / "meddocan"))
     ap.add_argument("--pred", default=None, help="folder for the dev predictions (default: a temporary folder)")
@@ -171,13 +283,26 @@ def main(argv: list[str] | None = None) -> int:
     train_docs = list(read_corpus(corpus / "train" / "brat"))
     dev_dir = corpus / "dev" / "brat"
     dev_docs = list(read_corpus(dev_dir))
-    if args.step == "validate":
-        tagger, timing = train(train_docs, args.variant)
-        v = VARIANTS[args.variant]
+    if args.step == "cv":
+        if not args.work:
+            raise SystemExit("cv needs --work DIR")
         report: dict[str, Any] = {
+                  "command": f"python scripts/train_es_meddocan.py cv --work DIR --variant {args.variant}",
+                  "variant": args.variant, "config": _config(args.variant),
+                  "scored_with": "notescrub evaluate GOLD PRED --scheme meddocan (per fold and pooled)",
+                  **cross_validate(train_docs + dev_docs, [corpus / "train" / "brat", dev_dir], args.variant,
+                                   Path(args.work))}
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        out = RESULTS / f"meddocan-cv5-{args.variant}.json"
+        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        print(json.dumps({k: v["subtask1"]["f1"] for k, v in report["pooled"].items()}, indent=2))
+        return 0
+    if args.step == "validate":
+        work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="meddocan-validate-"))
+        tagger, timing = train(train_docs, args.variant, clusters=work / "clusters.tsv.gz")
+        report = {
             "command": f"python scripts/train_es_meddocan.py validate --variant {args.variant}",
-            "variant": args.variant,
-            "config": {"features": {**FEATURES, **v["features"]}, "tagger": {**TAGGER, **v["tagger"]}},
+            "variant": args.variant, "config": _config(args.variant),
             "train_documents": len(train_docs), "dev_documents": len(dev_docs), "training": timing,
             "scored_with": "notescrub evaluate DEV PRED --scheme meddocan", "model_bytes": len(tagger.model_bytes_),
             "dev": {}}

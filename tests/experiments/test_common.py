@@ -98,3 +98,29 @@ def test_section_json_has_no_png() -> None:
     s.table("t", "T", ["a"], [[0.123456789]])
     j = s.to_json()
     assert j["plots"] == ["p"] and j["tables"][0]["rows"] == [[0.1235]]
+
+
+@pytest.mark.parametrize("name", ["wi-deid", "aramaki"])
+def test_build_system_gives_pos_to_the_systems_whose_papers_used_it(name: str) -> None:
+    from notescrub.experiments.common import build_system
+    from notescrub.experiments.config import preset
+    from notescrub.features import pos
+
+    def groups(model):
+        return (model.first if name == "aramaki" else model).featurizer.groups
+
+    assert "pos" not in groups(build_system(name, "en", preset("tiny", pos="off")))
+    assert "pos" not in groups(build_system(name, "es", preset("tiny")))
+    if not pos.available():
+        pytest.skip("spaCy's English pipeline is not installed")
+    assert "pos" in groups(build_system(name, "en", preset("tiny")))
+    assert "pos" not in build_system("carafe", "en", preset("tiny", pos="on")).featurizer.groups
+
+
+def test_wi_deid_variants_with_pos() -> None:
+    from notescrub.experiments.wi_deid_study import POS_VARIANT, VARIANTS, variants
+
+    assert variants(False) == VARIANTS
+    on = dict(variants(True))
+    assert on["Lex"]["groups"] == ("lexical", "pos") and on["Lex+Ort"]["groups"][-1] == "pos"
+    assert on["no preprocessing"] == {"fused": False} and on[POS_VARIANT] == {"pos": False}

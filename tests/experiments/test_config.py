@@ -36,3 +36,16 @@ def test_unknown_preset() -> None:
 def test_list_overrides_become_tuples() -> None:
     assert preset("full", sections=["systems"]).sections == ("systems",)
     assert SECTIONS[0] == "systems"
+
+
+def test_pos_setting() -> None:
+    from notescrub.features import pos
+
+    with pytest.raises(ConfigError):
+        preset("full", pos="maybe")
+    assert preset("full").pos == "auto"
+    assert preset("full", pos="off").pos_features("en") is False
+    assert preset("full").pos_features("es") is False  # no Spanish pipeline: auto stays off
+    with pytest.raises(ConfigError, match="English"):
+        preset("full", pos="on").pos_features("es")
+    assert preset("full").pos_features("en") is pos.available()

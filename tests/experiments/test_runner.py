@@ -32,6 +32,10 @@ def test_every_section_runs_on_en_dev(en_dev_dir: Path, tmp_path: Path) -> None:
     pp = next(t for t in res["sections"][2]["tables"] if t["name"] == "pp")  # English: Carafe-ALL+PP is compared
     assert [r[0] for r in pp["rows"]] == ["Carafe-ALL (b=-1.0)", "Carafe-ALL (b=-1.5)", "Carafe-ALL+PP (b=-1.5)"]
     assert pp["rows"][2][-1] == 0.9736 and all(0.0 <= r[3] <= 1.0 for r in pp["rows"])
+    from notescrub.features import pos  # English + spaCy's pipeline: WI-deId is also run without its POS tags
+
+    wi = next(sec for sec in res["sections"] if sec["key"] == "wi-deid")
+    assert ("WI-deId without POS" in [r[0] for r in wi["tables"][0]["rows"]]) is pos.available()
 
 
 def test_cli_systems_only(en_dev_dir: Path, tmp_path: Path) -> None:

@@ -110,7 +110,7 @@ def test_pos_group_is_explicit():
 
 
 def test_all_groups_listed():
-    assert GROUPS == ("lexical", "orthographic", "dictionary", "sentence", "position", "pos", "document")
+    assert GROUPS == ("lexical", "orthographic", "dictionary", "sentence", "position", "pos", "document", "clusters")
 
 
 # -- feature groups (document features as tables / word pairs) ------------------------------

@@ -42,6 +42,8 @@ def build_variant(groups: tuple[str, ...], lc: bool, lang: str, settings: Any) -
     from notescrub.detect.crf.tagger import CRFTagger
     from notescrub.recipes import aramaki
 
+    if settings.pos_features(lang):  # POS is one of the paper's local features (Table 2)
+        groups = (*groups, "pos")
     if lc:
         return aramaki.build(lang, folds=settings.lc_folds, features={"groups": groups},
                              max_iterations=settings.crf_iterations)
@@ -77,7 +79,9 @@ def run_section(ctx: Context, dataset: Any) -> Section:
     compare_section(sec)
     sec.differences += [
         "Aramaki et al. used 671 i2b2 2006 records (cross-validated), Tsuruoka's POS tagger and 46k/22k-entry "
-        "name/location dictionaries; we have no POS here and our own lexicons.",
+        "name/location dictionaries; we use our own lexicons and "
+        + ("spaCy's English POS tags (every variant)." if s.pos_features(dataset.lang) else
+           "no POS feature (it needs English text and spaCy's English pipeline, the [syntax] extra)."),
         "Their first-stage labels for the second CRF's training are not described; ours are cross-fitted "
         "(lc_folds in the settings).",
         "CRF++ to convergence in the paper; L-BFGS with an iteration cap here.",

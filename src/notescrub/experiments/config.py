@@ -42,7 +42,10 @@ class Settings:
     (the recipes' own defaults are 100-200; each report section states both, see
     :mod:`notescrub.experiments.caps`); ``manchester_iterations`` those of the
     Manchester per-type CRFs; ``lc_folds`` the cross-fitting folds of Aramaki's label
-    consistency stage.
+    consistency stage. ``pos``: part-of-speech features in the two systems whose papers
+    used them (WI-deId: GENIA; Aramaki: Tsuruoka's tagger), from spaCy's English pipeline
+    (``[syntax]`` extra): ``"auto"`` when the corpus is English and the pipeline is
+    installed, ``"on"`` (an error without them), ``"off"``.
     """
 
     name: str = "full"
@@ -52,6 +55,7 @@ class Settings:
     crf_iterations: int = 40
     manchester_iterations: int = 30
     lc_folds: int = 2
+    pos: str = "auto"
     biases: tuple[float, ...] = (2.0, 1.0, 0.0, -0.5, -1.0, -1.5, -1.75, -2.5, -3.5)
     curve_bias: float = -1.75
     curve_fractions: tuple[float, ...] = (0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0)
@@ -69,6 +73,25 @@ class Settings:
     sections: tuple[str, ...] = SECTIONS
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def pos_features(self, lang: str) -> bool:
+        """Whether WI-deId and Aramaki get POS features on a corpus in ``lang``.
+
+        >>> Settings(pos="off").pos_features("en"), Settings(pos="auto").pos_features("es")
+        (False, False)
+        """
+        if self.pos == "off":
+            return False
+        if lang != "en":
+            if self.pos == "on":
+                raise ConfigError("POS features need English text (spaCy's English pipeline); use --pos off or auto")
+            return False
+        from notescrub.features import pos
+
+        if self.pos == "on":
+            pos._nlp()  # ConfigError naming what to install
+            return True
+        return pos.available()
+
     def as_dict(self) -> dict[str, Any]:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items()}
 
@@ -85,6 +108,8 @@ class Settings:
             raise ConfigError("iteration counts must be >= 1")
         if self.curve_repeats < 1 or not self.curve_fractions:
             raise ConfigError("the learning curve needs fractions and repeats >= 1")
+        if self.pos not in ("auto", "on", "off"):
+            raise ConfigError(f"pos must be auto, on or off, got {self.pos!r}")
         if self.lc_folds < 2:
             raise ConfigError(f"lc_folds must be >= 2, got {self.lc_folds}")
         return self

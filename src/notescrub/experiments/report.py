@@ -133,7 +133,8 @@ def _md_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str
 
 
 _SETTING_WORDS = (("crf_iterations", "CRF iterations"), ("manchester_iterations", "Manchester CRF iterations"),
-                  ("lc_folds", "label-consistency folds"), ("biases", "biases"))
+                  ("lc_folds", "label-consistency folds"), ("pos", "POS features in WI-deId/Aramaki"),
+                  ("biases", "biases"))
 
 
 def _settings_phrases(st: dict[str, Any]) -> list[str]:

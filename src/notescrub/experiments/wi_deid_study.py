@@ -22,13 +22,30 @@ from notescrub.experiments.verdicts import combine, z_verdict
 
 __all__ = ["VARIANTS", "compare_section", "run_section"]
 
-#: (title, featurizer overrides; None = the systems table's WI-deId run)
+#: (title, featurizer overrides; None = the systems table's WI-deId run). With POS features
+#: on (``Settings.pos``), POS joins every variant's groups: it is one of He et al.'s lexical
+#: features; ``POS_VARIANT`` then measures WI-deId without it.
 VARIANTS: list[tuple[str, dict[str, Any] | None]] = [
     ("WI-deId", None),
     ("no preprocessing", {"fused": False}),
     ("Lex", {"groups": ("lexical",), "window_groups": ("lexical",)}),
     ("Lex+Ort", {"groups": ("lexical", "orthographic"), "window_groups": ("lexical", "orthographic")}),
 ]
+POS_VARIANT = "WI-deId without POS"
+
+
+def variants(pos: bool) -> list[tuple[str, dict[str, Any] | None]]:
+    """The variants run when POS features are ``pos`` (on: each group list gains ``pos``).
+
+    >>> [t for t, _ in variants(True)][-1], variants(True)[2][1]["groups"]
+    ('WI-deId without POS', ('lexical', 'pos'))
+    """
+    if not pos:
+        return list(VARIANTS)
+    out: list[tuple[str, dict[str, Any] | None]] = [
+        (t, None if f is None else {**f, "groups": (*f["groups"], "pos")} if "groups" in f else dict(f))
+        for t, f in VARIANTS]
+    return [*out, (POS_VARIANT, {"pos": False})]
 
 
 def run_section(ctx: Context, dataset: Any) -> Section:
@@ -39,9 +56,12 @@ def run_section(ctx: Context, dataset: Any) -> Section:
                          "with the feature groups added one at a time. WI-deId = Lex+Ort+Dic with preprocessing."))
     scores: dict[str, dict[str, Any]] = {}
     rows = []
-    for title, feats in VARIANTS:
+    pos = s.pos_features(dataset.lang)
+    for title, feats in variants(pos):
         if feats is None:
             run = system_run(ctx, dataset, "wi-deid")
+        elif title == POS_VARIANT:
+            run = ctx.run(f"wi-deid:{title}", dataset, lambda: build_system("wi-deid", dataset.lang, s, pos=False))
         else:
             run = ctx.run(f"wi-deid:{title}", dataset,
                           lambda feats=feats: build_system("wi-deid", dataset.lang, s, features=dict(feats)))
@@ -55,7 +75,7 @@ def run_section(ctx: Context, dataset: Any) -> Section:
               ["variant", "strict P", "strict R", "strict F", "token F", "PHI token F", "train s", "annotate s",
                "error"], rows)
     cats = sorted({c for sc in scores.values() for c in sc["by_category"]})
-    order = ["no preprocessing", "Lex", "Lex+Ort", "WI-deId"]
+    order = ["no preprocessing", "Lex", "Lex+Ort", POS_VARIANT, "WI-deId"]
     titles = [t for t in order if t in scores]
     sec.table("categories", "Strict F per category (paper Table 5 / Fig. 2 columns)",
               ["category", *titles, "paper: no preprocessing", "paper: WI-deId"],
@@ -75,7 +95,10 @@ def run_section(ctx: Context, dataset: Any) -> Section:
         "(notescrub.text.he2015) on top of a plain tokenizer that splits whitespace and every punctuation "
         "character (our stand-in for OpenNLP and their punctuation step), and 'no preprocessing' is that plain "
         "tokenizer alone. Their test set was the i2b2 2014 test data (514 notes).",
-        "No POS feature here (GENIA in the paper; spaCy would be optional and English only); our dictionaries are "
+        ("POS tags from spaCy's English pipeline instead of GENIA, in every variant (Lex includes POS, as in the "
+         f"paper); '{POS_VARIANT}' is WI-deId with it removed." if pos else
+         "No POS feature here (GENIA in the paper; spaCy's English pipeline, the [syntax] extra, gives it on "
+         "English corpora).") + " Our dictionaries are "
         "larger (names, places, professions) than their state/street/country/date lists.",
         "CRF++ trained to convergence in the paper; here L-BFGS with an iteration cap (see settings).",
     ]
@@ -104,3 +127,8 @@ def compare_section(sec: Section) -> None:
                                        what="strict F (Lex+Ort vs Lex)", unit="gold spans"),
                              z_verdict(f["WI-deId"], f["Lex+Ort"], n, claim_first_higher=True,
                                        what="strict F (Lex+Ort+Dic vs Lex+Ort)", unit="gold spans")]))
+    if "WI-deId" in f and POS_VARIANT in f:
+        sec.compare("POS tags help", "He et al. include the token's POS tag among the lexical features as helpful for NER (Section 2.2; no ablation figure)",
+                    f"{f[POS_VARIANT]:.4f} without POS vs {f['WI-deId']:.4f} with",
+                    z_verdict(f["WI-deId"], f[POS_VARIANT], _gold(st["WI-deId"]), claim_first_higher=True,
+                              what="strict F (with vs without POS)", unit="gold spans"))

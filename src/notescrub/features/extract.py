@@ -18,6 +18,8 @@ position   line index, line-initial token, first word of the line, no space afte
 document   the first words of the other lines where the token's word recurs in the document
            (:mod:`notescrub.features.document`; off by default)
 pos        spaCy POS tag of the token and its neighbours (optional extra, see ``pos``)
+clusters   the word's clusters in the table named by ``clusters``
+           (:mod:`notescrub.features.clusters`; also for the neighbours with ``window_groups``)
 ========== ==================================================================================
 
 Features are strings (``"lw=smith"``, ``"-1:shape=Xx"``) with value 1.0: exactly what
@@ -50,9 +52,10 @@ from notescrub.types import Document
 
 __all__ = ["DEFAULT_GROUPS", "GROUPS", "FeatureParts", "Featurizer", "ListGroup", "PairGroup", "TableGroup"]
 
-GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos", "document")
+GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos", "document", "clusters")
 DEFAULT_GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position")
-_WINDOW_GROUPS = ("lexical", "orthographic", "dictionary")
+_WINDOW_GROUPS = ("lexical", "orthographic", "dictionary", "clusters")  # groups that may describe neighbours
+_DEFAULT_WINDOW_GROUPS = ("lexical", "orthographic", "dictionary")
 #: distinct token texts whose feature units are memoised (the table is emptied when full). Every new
 #: surrogate name or number is a new token, so the table fills with the corpus: 300,000 entries held
 #: several hundred MB after 20,000 notes. With 10,000 (and the CRF scorer's caches of the same
@@ -255,6 +258,9 @@ class Featurizer(Params):
         Tokenizer setting (see :mod:`notescrub.text.tokenize`): ``True`` (the generic
         fused-token splits), ``False`` (whitespace and punctuation only) or ``"he2015"``
         (He et al.'s Table 1 rules, :mod:`notescrub.text.he2015`; the WI-deId recipe).
+    clusters:
+        The word-cluster table of the ``clusters`` group: a packaged table's name or a
+        file path (:func:`notescrub.features.clusters.load_clusters`); None without it.
     """
 
     def __init__(
@@ -264,9 +270,10 @@ class Featurizer(Params):
         affixes: int = 4,
         window_affixes: bool = False,
         bigrams: bool = True,
-        window_groups: Sequence[str] = _WINDOW_GROUPS,
+        window_groups: Sequence[str] = _DEFAULT_WINDOW_GROUPS,
         lang: str = "en",
         fused: TokenizerMode = True,
+        clusters: str | None = None,
     ) -> None:
         self.groups = groups
         self.window = window
@@ -276,6 +283,7 @@ class Featurizer(Params):
         self.window_groups = window_groups
         self.lang = lang
         self.fused = fused
+        self.clusters = clusters
 
     # -- scikit-learn style parameters (notescrub.estimator.Params) ---------------------
     def set_params(self, **params: Any) -> Featurizer:
@@ -333,9 +341,16 @@ class Featurizer(Params):
             from notescrub.features import pos
 
             pos._nlp()  # raises ConfigError when spaCy or the model is missing
+        word_clusters = None
+        if "clusters" in groups:
+            if not self.clusters:
+                raise ConfigError("the 'clusters' feature group needs a word-cluster table (clusters=NAME or PATH)")
+            from notescrub.features.clusters import load_clusters
+
+            word_clusters = load_clusters(str(self.clusters))
         offsets = [o for o in range(-left, right + 1) if o != 0]
         state = {"groups": frozenset(groups), "wgroups": frozenset(wg), "offsets": offsets,
-                 "dictionary": dictionary, "cache": {}}
+                 "dictionary": dictionary, "clusters": word_clusters, "cache": {}}
         self.__dict__["_state"] = state
         return state
 
@@ -364,6 +379,11 @@ class Featurizer(Params):
             cur += d
             if "dictionary" in wg:
                 ctx += d
+        if st["clusters"] is not None:
+            c = st["clusters"].features(word)
+            cur += c
+            if "clusters" in wg:
+                ctx += c
         # tuples of strings: cached units are not traversed by every garbage collection
         per_offset: dict[int, Sequence[str]] = {o: tuple(f"{o}:{c}" for c in ctx) for o in st["offsets"]}
         return tuple(cur), per_offset

@@ -60,6 +60,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--crf-iterations", type=int, metavar="N", help="L-BFGS iteration cap of the CRF recipes")
     p.add_argument("--curve-repeats", type=int, metavar="N", help="draws per learning-curve fraction")
     p.add_argument("--no-product", action="store_true", help="leave the product model's row out")
+    p.add_argument("--pos", choices=("auto", "on", "off"),
+                   help="POS features in WI-deId and Aramaki (as in their papers): auto (default: on for English "
+                        "when spaCy's English pipeline is installed), on, off")
     p.add_argument("--seed", type=int, default=0, help="seed of subsets, folds, surrogates (default 0)")
     p.add_argument("-o", "--output", required=True, metavar="REPORT_DIR", help="report folder to write")
 
@@ -76,6 +79,8 @@ def settings_from_args(args: argparse.Namespace):  # -> Settings
             over[key] = tuple(v) if isinstance(v, list) else v
     if args.no_product:
         over["product_models"] = False
+    if getattr(args, "pos", None):
+        over["pos"] = args.pos
     return preset("quick" if args.quick else "full", **over)
 
 

@@ -29,6 +29,7 @@ training metadata, the model file's SHA-256), written atomically.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import logging
@@ -74,6 +75,8 @@ log = logging.getLogger(__name__)
 
 MODEL_FILE = "model.crfsuite"
 META_FILE = "model.json"
+#: a word-cluster table given by path, copied into the model directory (notescrub.features.clusters)
+CLUSTERS_FILE = "clusters.tsv.gz"
 FORMAT_VERSION = 1
 _SEQUENCES = ("record", "sentence")
 _ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
@@ -427,12 +430,20 @@ class CRFTagger(Params, Detector):
 
     def save(self, directory: str | Path, *, overwrite: bool = False, extra: dict[str, Any] | None = None) -> Path:
         """Write the model directory atomically; ``extra`` is merged into ``model.json``."""
+        from notescrub.features.clusters import table_file
         from notescrub.io.atomic import atomic_dir
 
         meta = self.metadata()
+        ref = meta["featurizer"].get("clusters")
+        table = table_file(ref) if ref else None
         with atomic_dir(directory, overwrite=overwrite) as tmp:
             (tmp / MODEL_FILE).write_bytes(self.model_bytes_)
             meta["files"] = {"model": MODEL_FILE, "sha256": {MODEL_FILE: _sha256(tmp / MODEL_FILE)}}
+            if table is not None:  # a table given by path travels inside the model directory
+                raw = table.read_bytes()
+                (tmp / CLUSTERS_FILE).write_bytes(raw if raw[:2] == b"\x1f\x8b" else gzip.compress(raw, mtime=0))
+                meta["featurizer"]["clusters"] = meta["files"]["clusters"] = CLUSTERS_FILE
+                meta["files"]["sha256"][CLUSTERS_FILE] = _sha256(tmp / CLUSTERS_FILE)
             meta.update(extra or {})
             (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         return Path(directory)
@@ -441,8 +452,18 @@ class CRFTagger(Params, Detector):
     def from_meta(cls, directory: Path, meta: dict[str, Any], model_file: str = MODEL_FILE) -> CRFTagger:
         """Rebuild a fitted tagger from a model directory's ``model.json`` and model file."""
         check_meta(directory, meta)
+        files = meta.get("files", {})
+        config = meta.get("featurizer")
+        table = files.get("clusters")
+        if table and isinstance(config, dict) and config.get("clusters") == table:  # the table saved with the model
+            path = directory / table
+            expected = files.get("sha256", {}).get(table)
+            if not path.is_file() or (expected and _sha256(path) != expected):
+                raise ModelError(f"word-cluster table {table} is missing or does not match its checksum",
+                                 path=directory)
+            config = {**config, "clusters": str(path)}
         try:
-            feat = Featurizer.from_config(meta["featurizer"])
+            feat = Featurizer.from_config(config)  # type: ignore[arg-type]  # checked by the except below
             dec = meta.get("decoding", {})
             tagger = cls(feat, scheme=meta["scheme"], sequence=meta["sequence"], name=meta.get("name", "crf"),
                          bias=float(dec.get("bias", 0.0)), threshold=dec.get("threshold"))
