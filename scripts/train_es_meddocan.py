@@ -58,13 +58,22 @@ TAGGER: dict[str, Any] = {"scheme": "BIO", "sequence": "record", "algorithm": "l
                           "max_iterations": 100, "bias": 0.0}
 
 #: The variants measured in docs/crf.md: overrides of FEATURES / TAGGER.
-VARIANTS: dict[str, dict[str, dict[str, Any]]] = {
+VARIANTS: dict[str, dict[str, Any]] = {
     "baseline": {"features": {}, "tagger": {}},
     # where else in the document the word occurs (notescrub.features.document)
     "document": {"features": {"groups": (*FEATURES["groups"], "document")}, "tagger": {}},
     # word clusters learnt from the training documents' text (notescrub.features.clusters)
     "clusters": {"features": {"groups": (*FEATURES["groups"], "clusters"),
                               "window_groups": (*FEATURES["window_groups"], "clusters")}, "tagger": {}},
+    # the same, with the clusters learnt from the training text plus the (unlabelled) text of the
+    # documents to be annotated: transductive, what a user can do with their own notes before training
+    "clusters-with-test-text": {"features": {"groups": (*FEATURES["groups"], "clusters"),
+                                             "window_groups": (*FEATURES["window_groups"], "clusters")},
+                                "tagger": {}, "cluster_text": "train+test"},
+    # L-BFGS run longer (the 2026-11 recipe stops at 100 iterations, before convergence)
+    "iter250": {"features": {}, "tagger": {"max_iterations": 250}},
+    # weaker elastic net (more active features)
+    "c1-0.1-c2-0.01": {"features": {}, "tagger": {"c1": 0.1, "c2": 0.01}},
 }
 #: How variants with the ``clusters`` group learn their table (from the text they are trained on).
 CLUSTERS: dict[str, Any] = {"sizes": (64, 256, 1024), "dims": 100, "min_count": 2, "contexts": 2000, "seed": 0}
@@ -150,16 +159,21 @@ def hybrid(tagger: CRFTagger, second_pass: str | None, lang: str = "es") -> Hybr
     return HybridModel(comps, {"crf": tagger}, resolver, meta={"lang": lang})
 
 
-def train(docs: list, variant: str = "baseline", lang: str = "es",
-          clusters: Path | None = None) -> tuple[CRFTagger, dict]:
-    """Train ``variant`` on ``docs``; a variant with word clusters first learns them from ``docs`` into ``clusters``."""
+def train(docs: list, variant: str = "baseline", lang: str = "es", clusters: Path | None = None,
+          test_docs: list[Document] = ()) -> tuple[CRFTagger, dict]:
+    """Train ``variant`` on ``docs``; a variant with word clusters first learns them from ``docs`` into ``clusters``.
+
+    ``test_docs``: the documents the model will annotate; only their text is used, and only by a
+    variant whose ``cluster_text`` is ``train+test`` (their words then get clusters too).
+    """
     load0 = os.getloadavg()[0]
     w0, c0 = time.perf_counter(), time.process_time()
     table = None
     if uses_clusters(variant):
         if clusters is None:
             raise ValueError(f"variant {variant!r} needs a path for its word-cluster table")
-        table = str(learn_table(docs, clusters))
+        text_docs = docs + list(test_docs) if VARIANTS[variant].get("cluster_text") == "train+test" else docs
+        table = str(learn_table(text_docs, clusters))
     model = build(variant, lang, table).fit(docs)
     timing = {"wall_s": round(time.perf_counter() - w0, 1), "cpu_s": round(time.process_time() - c0, 1),
               "load_average_1min_start": round(load0, 2), "load_average_1min_end": round(os.getloadavg()[0], 2),
@@ -201,7 +215,9 @@ def _config(variant: str) -> dict[str, Any]:
     v = VARIANTS[variant]
     cfg: dict[str, Any] = {"features": {**FEATURES, **v["features"]}, "tagger": {**TAGGER, **v["tagger"]}}
     if uses_clusters(variant):
-        cfg["clusters"] = {**CLUSTERS, "learnt_from": "the text of the documents the CRF is trained on"}
+        cfg["clusters"] = {**CLUSTERS, "learnt_from": (
+            "the text of the documents the CRF is trained on and of those it annotates (no labels)"
+            if v.get("cluster_text") == "train+test" else "the text of the documents the CRF is trained on")}
     return cfg
 
 
@@ -238,7 +254,7 @@ def cross_validate(docs: list[Document], brat_dirs: list[Path], variant: str, wo
             timing = json.loads((work / f"fold{k}" / "timing.json").read_text(encoding="utf-8"))
         else:
             tagger, timing = train([d for d in docs if fold_of[d.id] != k], variant,
-                                   clusters=work / f"fold{k}" / "clusters.tsv.gz")
+                                   clusters=work / f"fold{k}" / "clusters.tsv.gz", test_docs=held)
             tagger.save(model_dir, overwrite=True)
             (work / f"fold{k}" / "timing.json").write_text(json.dumps(timing), encoding="utf-8")
         gold_k = work / "gold" / f"fold{k}"
@@ -299,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "validate":
         work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="meddocan-validate-"))
-        tagger, timing = train(train_docs, args.variant, clusters=work / "clusters.tsv.gz")
+        tagger, timing = train(train_docs, args.variant, clusters=work / "clusters.tsv.gz", test_docs=dev_docs)
         report = {
             "command": f"python scripts/train_es_meddocan.py validate --variant {args.variant}",
             "variant": args.variant, "config": _config(args.variant),

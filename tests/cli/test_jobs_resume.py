@@ -184,3 +184,20 @@ def test_table_shape_same_bytes_for_jobs_and_after_sigkill_resume(table, tmp_pat
     done = subprocess.run(cmd + ["--resume"], env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == ref.read_bytes()
+
+
+def test_annotate_force_discards_an_interrupted_run(corpus, tmp_path):
+    from notescrub.scale.workdir import RunFolder
+
+    src, _ = corpus
+    out = tmp_path / "ann.jsonl"
+    left = RunFolder.for_output(out)  # what a killed run leaves beside its output
+    left.open({"command": "annotate", "input": "another run"}, resume=False)
+    (left.path / "chunk-000000.pkl").write_bytes(b"stale")
+    cmd, env = _cli("annotate", src, "-o", out, "--model", "rules-en")
+    refused = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert refused.returncode == 2 and "--resume" in refused.stderr and "--force" in refused.stderr
+    assert left.path.is_dir() and not out.exists()
+    done = subprocess.run(cmd + ["--force"], env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert not left.path.exists() and len(out.read_text(encoding="utf-8").splitlines()) == 160

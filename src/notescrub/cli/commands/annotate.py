@@ -79,6 +79,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     add_model_options(p)
     p.add_argument("--format", metavar="F", help="input format (default: detected)")
+    p.add_argument("--force", action="store_true",
+                   help="discard the run folder an interrupted run left beside the output and start again")
     p.add_argument("--threshold", type=float, metavar="T", help="marginal decoding: tag tokens with P(O) < T")
     p.add_argument("--labels", metavar="L1,L2", help="only output these model labels")
     p.add_argument("--explain", action="store_true", help="add the strongest (non-lexical) features of each span")
@@ -193,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.output)
     with output_lock(out):  # one run at a time per output
-        RunFolder.for_output(out).check(resume=args.resume, discard=False)
+        RunFolder.for_output(out).check(resume=args.resume, discard=args.force)
         return _run(args, partial(build_task, args))
 
 
