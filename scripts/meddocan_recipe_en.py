@@ -17,6 +17,11 @@ rules and dictionaries as CRF features, the post-processing rules and the preset
 
     python scripts/meddocan_recipe_en.py --work /tmp/es-recipe-en \\
         -o benchmarks/results/meddocan-recipe-en-w33-w38.json
+
+``--union-with MODEL`` also scores the union of this model's spans and MODEL's (e.g. the
+shipped en-default) at every pair of O-biases (``UNION_BIASES``): whether a second CRF with
+other features finds the first one's leaks (binary-token figures and leaks only; strict
+figures of a union need an overlap policy and are not reported).
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ from build_en_default import test_writers
 from lowo_en_default import predict, scores, writer_docs
 
 BIASES = (0.0, -1.0, -2.1)
+#: (MODEL's O-biases, this recipe's O-biases) of ``--union-with``: en-default's balanced, -1.5,
+#: high-recall and max-recall; this recipe's own operating point and -1.0
+UNION_BIASES = ((-1.0, -1.5, -2.1, -3.0), (0.0, -1.0))
 
 
 def train(out: Path, docs: list) -> dict:
@@ -44,16 +52,49 @@ def train(out: Path, docs: list) -> dict:
     return timing
 
 
+def union_study(other: str, ours: str, golds: list) -> dict:
+    """Scores of ``other`` alone, and of its spans united with ``ours``, at the ``UNION_BIASES`` pairs."""
+    spans = {}
+    for name, model, biases in (("other", other, UNION_BIASES[0]), ("ours", ours, UNION_BIASES[1])):
+        for b in biases:
+            spans[name, b] = [list(p.layer("gold")) for p in predict(model, None, golds, recall_bias=-b)]
+
+    def as_docs(per_doc: list) -> list:
+        out = []
+        for g, s in zip(golds, per_doc):
+            q = g.copy(layers=False)
+            q.add_layer("gold", s)
+            out.append(q)
+        return out
+
+    res: dict = {"other_alone": {}, "union": {}}
+    for b in UNION_BIASES[0]:
+        res["other_alone"][f"{b:+.1f}"] = r = scores(golds, as_docs(spans["other", b]))
+        print(f"other at {b:+.1f}: binary P {r['binary_token']['precision']:.4f} R {r['binary_token']['recall']:.4f} "
+              f"leaked {r['leaked_tokens']}", flush=True)
+        for c in UNION_BIASES[1]:
+            r = scores(golds, as_docs([x + y for x, y in zip(spans["other", b], spans["ours", c])]))
+            del r["strict"]  # overlapping spans of the two models: not a strict-scoring input
+            res["union"][f"other {b:+.1f} | ours {c:+.1f}"] = r
+            print(f"union other {b:+.1f} | ours {c:+.1f}: binary P {r['binary_token']['precision']:.4f} "
+                  f"R {r['binary_token']['recall']:.4f} leaked {r['leaked_tokens']} "
+                  f"notes with a leak {r['notes_with_leak']}", flush=True)
+    return res
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", type=Path, required=True, help="model directory (reused when it exists)")
     ap.add_argument("-o", "--out", type=Path, required=True)
+    ap.add_argument("--union-with", metavar="MODEL", help="also score the union with MODEL's spans (see above)")
     a = ap.parse_args()
     by_writer = writer_docs()
     held = sorted(test_writers())
     train_writers = sorted(w for w in by_writer if w not in held)
     timing = None
-    if not (a.work / "model.json").is_file():
+    if (a.work / "model.json").is_file():  # trained earlier: its recorded training time
+        timing = json.loads((a.work / "model.json").read_text(encoding="utf-8")).get("meta", {}).get("training_time")
+    else:
         docs = [d for w in train_writers for d in by_writer[w]]
         timing = train(a.work, docs)
         print(f"trained on {len(docs)} notes in {timing['wall_s']} s", flush=True)
@@ -65,11 +106,14 @@ def main() -> None:
         print(f"bias {bias:+.1f}: binary P {r['binary_token']['precision']:.4f} R {r['binary_token']['recall']:.4f} "
               f"strict F1 {r['strict']['f1']:.4f} leaked {r['leaked_tokens']} "
               f"notes with a leak {r['notes_with_leak']}/{r['notes']}", flush=True)
+    union = union_study(a.union_with, str(a.work), golds) if a.union_with else None
     report = {"command": "python scripts/meddocan_recipe_en.py " + " ".join(sys.argv[1:]),
               "recipe": {"features": es.FEATURES, "tagger": es.TAGGER, "second_pass": es.SECOND_PASS[es.SHIPPED[1]],
                          "lang": "en"},
               "train_writers": train_writers, "test_writers": held, "training_time": timing,
               "results_by_bias": results}
+    if union is not None:
+        report["union_with"] = {"model": a.union_with, **union}
     a.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 
 
