@@ -40,7 +40,7 @@ def _writers(corpus: str, node: str, key: str) -> float:
 
 @pytest.mark.parametrize("corpus", ["meddocan", "rerun-2026-11-27/aramaki-en-dev", "rerun-2026-11-27/aramaki-meddocan",
                                     "rerun-2026-11-27/manchester-en-dev", "rerun-2026-11-27/wi-deid-en-dev",
-                                    "rerun-2026-11-27/carafe-en-dev"])
+                                    "rerun-2026-11-27/carafe-en-dev", "pos-2026-11-27/en-dev"])
 def test_report_section_is_the_rendered_results(corpus: str) -> None:
     md = (ROOT / "docs" / "experiments" / corpus / "report.md").read_text(encoding="utf-8")
     assert render_markdown(_results(corpus)) == md
@@ -73,6 +73,7 @@ def test_en_dev_systems_table(system: str) -> None:
 
 
 RERUN = "rerun-2026-11-27/"
+POS = "pos-2026-11-27/en-dev"
 
 
 def _aramaki(corpus: str, variant: str) -> float:
@@ -135,6 +136,15 @@ CLAIMS: list[tuple[str, Callable[[], float], str]] = [
     ("BASELINE 96.09 significantly", lambda: 100 * _aramaki(RERUN + "aramaki-meddocan", "BASELINE"), "{:.2f}"),
     ("+EX (96.44)", lambda: 100 * _aramaki(RERUN + "aramaki-meddocan", "BASE+EX"), "{:.2f}"),
     ("Lex 0.5995 <", lambda: _wi(RERUN + "wi-deid-en-dev", "Lex"), "{:.4f}"),
+    # POS features in WI-deId and Aramaki (docs/experiments/pos-2026-11-27/)
+    ("strict F from 0.7274 (the", lambda: _wi(POS, "WI-deId without POS"), "{:.4f}"),
+    ("rerun below without POS) to 0.7423", lambda: _wi(POS, "WI-deId"), "{:.4f}"),
+    ("(Lex 0.6519 <", lambda: _wi(POS, "Lex"), "{:.4f}"),
+    ("< Lex+Ort 0.7069 <", lambda: _wi(POS, "Lex+Ort"), "{:.4f}"),
+    ("0.7298 without, 0.7423", lambda: _wi(POS, "no preprocessing"), "{:.4f}"),
+    ("rerun below, 85.19", lambda: 100 * _aramaki(POS, "BASELINE"), "{:.2f}"),
+    ("(87.45 → 87.95)", lambda: 100 * _aramaki(POS, "PROPOSED"), "{:.2f}"),
+    ("+EX stays best\n  (88.73", lambda: 100 * _aramaki(POS, "BASE+EX"), "{:.2f}"),
     ("< Lex+Ort 0.7036 <", lambda: _wi(RERUN + "wi-deid-en-dev", "Lex+Ort"), "{:.4f}"),
     ("< Lex+Ort+Dic 0.7274, the paper", lambda: _wi(RERUN + "wi-deid-en-dev", "WI-deId"), "{:.4f}"),
     ("strict recall 0.7380 →", lambda: _pp("Carafe-ALL (b=-1.5)", "strict", "recall"), "{:.4f}"),
