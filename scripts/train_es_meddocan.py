@@ -85,7 +85,7 @@ SECOND_PASS: dict[str, dict[str, Any]] = {
     "min0.9-cover": {"min_score": 0.9, "resolver": {"name": "cover", "base": {"name": "longest"}}},
 }
 #: What ``ship`` trains: a variant and a second-pass setting (None: first pass only).
-SHIPPED: tuple[str, str | None] = ("baseline", "min0.5-longest")
+SHIPPED: tuple[str, str | None] = ("c1-0.1-c2-0.01", "min0.5-longest")
 
 CREDIT = {
     "corpus": "MEDDOCAN (SPACCC_MEDDOCAN) train and dev splits",
