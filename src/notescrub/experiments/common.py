@@ -51,10 +51,10 @@ def build_system(name: str, lang: str, settings: Any, **extra: Any) -> Any:
         kw["max_iterations"] = settings.crf_iterations
     elif name == "aramaki":
         kw.update(max_iterations=settings.crf_iterations, folds=settings.lc_folds)
-    if name in ("wi-deid", "aramaki"):
-        kw["pos"] = settings.pos_features(lang)
     elif name == "manchester":
         kw.update(max_iterations=settings.manchester_iterations, n_jobs=max(1, settings.jobs))
+    if name in ("wi-deid", "aramaki"):  # the two papers that used POS tags
+        kw["pos"] = settings.pos_features(lang)
     kw.update(extra)
     return build(**kw)
 
