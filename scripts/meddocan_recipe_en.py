@@ -57,26 +57,26 @@ def train(out: Path, docs: list) -> dict:
 
 def union_study(other: str, ours: str, golds: list) -> dict:
     """Scores of ``other`` alone, and of its spans united with ``ours``, at the ``UNION_BIASES`` pairs."""
-    spans = {}
-    for name, model, biases in (("other", other, UNION_BIASES[0]), ("ours", ours, UNION_BIASES[1])):
-        for b in biases:
-            spans[name, b] = [list(p.layer("gold")) for p in predict(model, None, golds, recall_bias=-b)]
+    preds = {(name, b): predict(model, None, golds, recall_bias=-b)
+             for name, model, biases in (("other", other, UNION_BIASES[0]), ("ours", ours, UNION_BIASES[1]))
+             for b in biases}
 
-    def as_docs(per_doc: list) -> list:
+    def united(a: list, b: list) -> list:
+        """Copies of ``golds`` whose ``gold`` layer holds the spans of both predictions."""
         out = []
-        for g, s in zip(golds, per_doc):
+        for g, x, y in zip(golds, a, b):
             q = g.copy(layers=False)
-            q.add_layer("gold", s)
+            q.add_layer("gold", [*x.layer("gold"), *y.layer("gold")])
             out.append(q)
         return out
 
     res: dict = {"other_alone": {}, "union": {}}
     for b in UNION_BIASES[0]:
-        res["other_alone"][f"{b:+.1f}"] = r = scores(golds, as_docs(spans["other", b]))
+        res["other_alone"][f"{b:+.1f}"] = r = scores(golds, preds["other", b])
         print(f"other at {b:+.1f}: binary P {r['binary_token']['precision']:.4f} R {r['binary_token']['recall']:.4f} "
               f"leaked {r['leaked_tokens']}", flush=True)
         for c in UNION_BIASES[1]:
-            r = scores(golds, as_docs([x + y for x, y in zip(spans["other", b], spans["ours", c])]))
+            r = scores(golds, united(preds["other", b], preds["ours", c]))
             del r["strict"]  # overlapping spans of the two models: not a strict-scoring input
             res["union"][f"other {b:+.1f} | ours {c:+.1f}"] = r
             print(f"union other {b:+.1f} | ours {c:+.1f}: binary P {r['binary_token']['precision']:.4f} "

@@ -324,10 +324,9 @@ def main(argv: list[str] | None = None) -> int:
             "dev": {}}
         with tempfile.TemporaryDirectory() as tmp:
             pred_root = Path(args.pred) if args.pred else Path(tmp)
-            report["dev"]["first_pass"] = score(hybrid(tagger, None), dev_docs, dev_dir, pred_root / "first_pass")
-            for name, sp in SECOND_PASS.items():
-                report["dev"][f"second_pass_{name}"] = {"settings": sp, **score(
-                    hybrid(tagger, name), dev_docs, dev_dir, pred_root / f"second_pass_{name}")}
+            for key, sp in _settings().items():
+                res = score(hybrid(tagger, sp), dev_docs, dev_dir, pred_root / key)
+                report["dev"][key] = res if sp is None else {"settings": SECOND_PASS[sp], **res}
         RESULTS.mkdir(parents=True, exist_ok=True)
         out = RESULTS / f"meddocan-train-only-{args.variant}.json"
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

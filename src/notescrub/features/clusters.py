@@ -175,14 +175,13 @@ def _kmeans(x: np.ndarray, k: int, rng: np.random.RandomState, iterations: int =
 
 
 def learn_clusters(texts: Iterable[str], sizes: Sequence[int] = (64, 256, 1024), *, dims: int = 100,
-                   min_count: int = 2, contexts: int = 2000, seed: int = 0, lang: str = "es") -> WordClusters:
+                   min_count: int = 2, contexts: int = 2000, seed: int = 0) -> WordClusters:
     """Word clusters of the words in ``texts`` (see the module docstring)."""
     from scipy import sparse
     from scipy.sparse.linalg import svds
 
     from notescrub.text.tokenize import tokenize
 
-    del lang  # the tokenizer is language-independent; kept for the call sites' clarity
     docs = [[normalise(t.text) for t in tokenize(text)] for text in texts]
     counts = Counter(w for d in docs for w in d)
     vocab = sorted((w for w, c in counts.items() if c >= min_count), key=lambda w: (-counts[w], w))
