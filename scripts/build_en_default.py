@@ -54,11 +54,13 @@ def test_writers(path: Path = TEST_WRITERS) -> set[str]:
 
 
 def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float,
-          recase: bool = True, holdout_writers: set[str] = frozenset()) -> Path:
+          recase: bool = True, holdout_writers: set[str] = frozenset(), repopulate_writers: float = 0.0,
+          context_bag: int = 0) -> Path:
     """Train the recipe (notescrub.recipes.en_default, also ``notescrub train --recipe en-default``) and save it."""
     trainer = EnDefaultTrainer(iterations=iterations, c1=c1, c2=c2, synth_patients=synth_patients, seed=seed,
                                recase=recase, holdout=",".join(sorted(holdout)),
-                               holdout_writers=",".join(sorted(holdout_writers)))
+                               holdout_writers=",".join(sorted(holdout_writers)),
+                               repopulate_writers=repopulate_writers, context_bag=context_bag)
     trainer.fit()
     return trainer.save(out, overwrite=True)
 
@@ -76,6 +78,10 @@ def main() -> None:
     ap.add_argument("--holdout-writers", default=None,
                     help="comma-separated writers (w01, ..., en-dev) kept out of training; default: the test wave "
                          "of corpora/en-writers/TEST_WRITERS; 'none': hold out no writer")
+    ap.add_argument("--repopulate-writers", type=float, default=0.0, metavar="SHARE",
+                    help="also train on a re-populated copy of this share (0-1) of the writers' notes (experiment)")
+    ap.add_argument("--context-bag", type=int, default=0, metavar="K",
+                    help="featurizer context-word bag of K words each side (experiment; 0 = none)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     holdout = {p for p in args.holdout.split(",") if p}
@@ -87,7 +93,8 @@ def main() -> None:
         writers = {w for w in args.holdout_writers.split(",") if w}
     logging.info("writers kept out of training: %s", ", ".join(sorted(writers)) or "none")
     path = build(args.out, holdout, args.synth_patients, args.seed, args.iterations, args.c1, args.c2,
-                 recase=not args.no_recase, holdout_writers=writers)
+                 recase=not args.no_recase, holdout_writers=writers, repopulate_writers=args.repopulate_writers,
+                 context_bag=args.context_bag)
     print(json.dumps({"model": str(path)}))
 
 

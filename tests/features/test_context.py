@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from notescrub.features.context import (
+    context_bag,
     length_bucket,
     position_features,
     sentence_features,
@@ -52,3 +53,25 @@ def test_position_features():
 
 def test_length_bucket():
     assert [length_bucket(n) for n in (0, 5, 6, 10, 11, 20, 21)] == ["0", "5", "6-10", "6-10", "11-20", "11-20", "21+"]
+
+
+def _bag(text, k, word):
+    v = _view(text)
+    i = [t.text for t in v.tokens].index(word)
+    return context_bag(v, k)[i]
+
+
+def test_context_bag_skips_punctuation_and_numbers_and_stops_at_the_sentence():
+    assert _bag("Father alive, 79. Mother died at 81.", 3, "79") == ["bagL=alive", "bagL=father"]
+    # words two places away count as much as neighbours; the bag holds k words each side
+    assert _bag("He works as a welder at the plant now", 2, "welder") == [
+        "bagL=as", "bagL=works", "bagR=at", "bagR=the"]
+    # repeated words once; one-letter words neither count nor take a place
+    assert _bag("seen seen a x Tanner came came", 2, "Tanner") == ["bagL=seen", "bagR=came"]
+
+
+def test_context_bag_is_linear_and_empty_for_zero():
+    v = _view("word " * 20000)
+    bags = context_bag(v, 4)
+    assert len(bags) == len(v.tokens) and all(len(b) <= 2 for b in bags)  # one distinct word each side
+    assert context_bag(v, 0)[5] == []

@@ -221,3 +221,13 @@ def test_feature_parts_groups_join_in_order():
     one = f.parts(Document("d", "Hi"))
     assert one.extra[0][-2:] == ["BOS", "EOS"]
     assert isinstance(FeatureParts(["a"], [([], {})], []).groups[0], ListGroup)
+
+
+def test_context_bag_parameter_adds_bag_features_and_survives_config():
+    f = Featurizer(context_bag=3)
+    attrs = f.attributes(Document("d", "Roommate Tanner drove her in."))
+    assert "bagL=roommate" in attrs[1] and "bagR=drove" in attrs[1]
+    assert not any(a.startswith("bag") for a in Featurizer().attributes(Document("d", "Roommate Tanner"))[1])
+    assert Featurizer.from_config(f.to_config()).context_bag == 3
+    with pytest.raises(ConfigError, match="context_bag"):
+        Featurizer(context_bag=11).attributes(Document("d", "x y"))

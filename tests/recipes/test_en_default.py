@@ -52,6 +52,21 @@ def test_training_set_receives_the_added_notes(tmp_path):
     assert len(base) == 2 + 4 + 2
 
 
+def test_repopulated_writer_copies_are_added_on_request(tmp_path):
+    writers, en_dev = _sources(tmp_path)
+    docs, data = EnDefaultTrainer(synth_patients=0, recase=False, writers=writers, en_dev=en_dev,
+                                  repopulate_writers=1.0).training_documents()
+    assert data["repopulated_writer_notes"] == 2 and len(docs) == 2 + 4 + 2 + 2
+    copies = [d for d in docs if d.metadata.get("writer") and d.metadata.get("repopulated")]
+    assert len(copies) == 2 and all("Hallworth" not in d.text for d in copies)
+    assert all(len(d.layer("gold")) == 4 for d in copies)  # the same PHI, new values
+    none, data0 = EnDefaultTrainer(synth_patients=0, recase=False, writers=writers,
+                                   en_dev=en_dev).training_documents()
+    assert data0["repopulated_writer_notes"] == 0 and len(none) == 8
+    with pytest.raises(ConfigError, match="repopulate_writers"):
+        EnDefaultTrainer(writers=writers, en_dev=en_dev, repopulate_writers=1.5).training_documents()
+
+
 def test_missing_en_dev_is_named(tmp_path):
     trainer = EnDefaultTrainer(en_dev=tmp_path / "none.jsonl", writers=tmp_path)
     with pytest.raises(ConfigError, match="en-dev notes of the en-default recipe"):

@@ -5,6 +5,7 @@
   sentence, the last three words of the previous sentence, and the section heading.
 * :func:`position_features` (Dehghan et al. 2015): line index, first token of its line,
   the first word of the line (``Nombre:``, ``MRN:`` header keys), no space after the token.
+* :func:`context_bag`: the words around a token in its sentence, without their distance.
 
 >>> from notescrub.types import Document
 >>> from notescrub.text.views import token_view
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from notescrub.text.views import TokenView
 
-__all__ = ["length_bucket", "position_features", "position_table", "sentence_features", "sentence_table"]
+__all__ = ["context_bag", "length_bucket", "position_features", "position_table", "sentence_features", "sentence_table"]
 
 _TOP_LINES = 10
 _BOTTOM_LINES = 5
@@ -139,3 +140,42 @@ def position_features(view: TokenView) -> list[list[str]]:
     """Line index, line-initial flag, first word of the line, glued-to-next flag."""
     table, ids = position_table(view)
     return [list(table[k]) for k in ids]
+
+
+def context_bag(view: TokenView, k: int) -> list[list[str]]:
+    """Per token: ``bagL=w`` / ``bagR=w`` for the lower-cased words among the ``k`` nearest
+    words before / after it in the same sentence (the same line outside sentences).
+
+    Only words of two or more letters count, as places and as features, so punctuation and
+    numbers neither fill the bag nor use up its places. Linear in the number of tokens.
+
+    >>> from notescrub.types import Document
+    >>> from notescrub.text.views import token_view
+    >>> v = token_view(Document("d", "Father alive, 79. Mother died."))
+    >>> [t.text for t in v.tokens][3], context_bag(v, 2)[3]
+    ('79', ['bagL=alive', 'bagL=father'])
+    """
+    toks = view.tokens
+    n = len(toks)
+    unit = [view.sentence[i] if view.sentence[i] >= 0 else -2 - view.line[i] for i in range(n)]
+    word = [t.text.lower() if len(t.text) > 1 and t.text.isalpha() else "" for t in toks]
+    out: list[list[str]] = [[] for _ in range(n)]
+    left: list[str] = []  # the last k words of the current unit, nearest last
+    for i in range(n):
+        if i and unit[i] != unit[i - 1]:
+            left = []
+        out[i] = [f"bagL={w}" for w in reversed(left)]
+        if word[i]:
+            left.append(word[i])
+            if len(left) > k:
+                del left[0]
+    right: list[str] = []
+    for i in range(n - 1, -1, -1):
+        if i < n - 1 and unit[i] != unit[i + 1]:
+            right = []
+        out[i] = list(dict.fromkeys(out[i] + [f"bagR={w}" for w in reversed(right)]))
+        if word[i]:
+            right.append(word[i])
+            if len(right) > k:
+                del right[0]
+    return out

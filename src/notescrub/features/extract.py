@@ -42,7 +42,7 @@ from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.estimator import Params
-from notescrub.features.context import position_table, sentence_table
+from notescrub.features.context import context_bag, position_table, sentence_table
 from notescrub.features.document import document_table
 from notescrub.features.patterns import chunk_table, pattern_table
 from notescrub.features.token import lexical_features, orthographic_features
@@ -261,6 +261,12 @@ class Featurizer(Params):
     clusters:
         The word-cluster table of the ``clusters`` group: a packaged table's name or a
         file path (:func:`notescrub.features.clusters.load_clusters`); None without it.
+    context_bag:
+        With ``k > 0``, every token also gets the lower-cased words (letters only, two or
+        more) among the ``k`` nearest words on each side in its sentence, as unordered
+        ``bagL=``/``bagR=`` features (:func:`notescrub.features.context.context_bag`): cue
+        words a few places away (``father alive , 79``; ``works as a welder``) whatever
+        their exact distance. 0 (the default) leaves them out.
     """
 
     def __init__(
@@ -274,6 +280,7 @@ class Featurizer(Params):
         lang: str = "en",
         fused: TokenizerMode = True,
         clusters: str | None = None,
+        context_bag: int = 0,
     ) -> None:
         self.groups = groups
         self.window = window
@@ -284,6 +291,7 @@ class Featurizer(Params):
         self.lang = lang
         self.fused = fused
         self.clusters = clusters
+        self.context_bag = context_bag
 
     # -- scikit-learn style parameters (notescrub.estimator.Params) ---------------------
     def set_params(self, **params: Any) -> Featurizer:
@@ -332,6 +340,8 @@ class Featurizer(Params):
         check_mode(self.fused)
         if not 0 <= int(self.affixes) <= 8:
             raise ConfigError(f"affixes must be in 0..8, got {self.affixes!r}")
+        if not 0 <= int(self.context_bag) <= 10:
+            raise ConfigError(f"context_bag must be in 0..10, got {self.context_bag!r}")
         dictionary = None
         if "dictionary" in groups:
             from notescrub.features.dictionary import for_lang
@@ -436,6 +446,8 @@ class Featurizer(Params):
             extra.append(TableGroup(*position_table(view)))
         if "document" in groups:
             extra.append(TableGroup(*document_table(view)))
+        if self.context_bag:
+            extra.append(ListGroup(context_bag(view, int(self.context_bag))))
         if "pos" in groups:
             from notescrub.features.pos import pos_tags
 

@@ -84,12 +84,15 @@ def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> 
 
 def training_corpus(holdout: Iterable[str], synth_patients: int, seed: int, recase: bool = True,
                     holdout_writers: Iterable[str] = frozenset(), writers_root: Path | None = WRITERS,
-                    en_dev: Path | None = EN_DEV, added: Sequence[Document] = ()) -> tuple[list[Document], dict]:
+                    en_dev: Path | None = EN_DEV, added: Sequence[Document] = (),
+                    repopulate_writers: float = 0.0) -> tuple[list[Document], dict]:
     """Training documents and a record of what went in.
 
     ``holdout`` removes en-dev patients; ``holdout_writers`` removes whole writers of the
     writers' corpus (``"en-dev"`` names the en-dev notes themselves); ``added`` notes
-    (annotated in layer ``gold``) are appended as written.
+    (annotated in layer ``gold``) are appended as written. ``repopulate_writers`` (0-1) adds
+    a re-populated copy (style ``random``) of that share of the writers' notes, chosen by
+    a seeded draw per note (an experiment of docs/en-default.md; 0 in the shipped recipe).
     """
     from notescrub.replace.repopulate import repopulate_corpus
     from notescrub.synth import generate_corpus
@@ -106,6 +109,10 @@ def training_corpus(holdout: Iterable[str], synth_patients: int, seed: int, reca
     rep: dict[str, list] = {}
     for style, s in (("random", seed + 1), ("oov", seed + 2)):
         rep[style] = list(repopulate_corpus([d.copy() for d in dev], style=style, seed=s))
+    if not 0.0 <= repopulate_writers <= 1.0:
+        raise ConfigError(f"repopulate_writers must lie in [0, 1], not {repopulate_writers}")
+    chosen = [d for d in written if _draw(f"{seed}:{d.id}") < repopulate_writers]
+    rep_writers = list(repopulate_corpus([d.copy() for d in chosen], style="random", seed=seed + 5))
     cased: list[Document] = []
     if recase:
         cased = list(recased_corpus(rep["random"], "lower", share=1.0, seed=seed + 3))
@@ -121,6 +128,7 @@ def training_corpus(holdout: Iterable[str], synth_patients: int, seed: int, reca
         "repopulation_styles": ["random", "oov"],
         "recased_notes": {"lower (all random)": sum(d.metadata.get("recased") == "lower" for d in cased),
                           "upper (25% of oov)": sum(d.metadata.get("recased") == "upper" for d in cased)},
+        "repopulated_writer_notes": len(rep_writers),
         "synthetic_notes": len(syn),
         "synthetic_patients": synth_patients,
         "seed": seed,
@@ -131,7 +139,14 @@ def training_corpus(holdout: Iterable[str], synth_patients: int, seed: int, reca
         data["added_spans"] = sum(len(d.layer("gold")) for d in added)
     # the writers' notes go in as written: eight writers bring the variety of names and
     # contexts that re-population adds to en-dev, at a quarter of the training cost
-    return dev + rep["random"] + rep["oov"] + cased + written + syn + list(added), data
+    return dev + rep["random"] + rep["oov"] + cased + written + rep_writers + syn + list(added), data
+
+
+def _draw(key: str) -> float:
+    """A number in [0, 1) that depends on ``key`` only (stable across runs and platforms)."""
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") / 2 ** 64
 
 
 class EnDefaultTrainer:
@@ -139,16 +154,20 @@ class EnDefaultTrainer:
 
     Parameters follow ``scripts/build_en_default.py``: ``iterations`` (L-BFGS), ``c1``,
     ``c2``, ``synth_patients``, ``seed``, ``recase``, ``holdout`` and ``holdout_writers``
-    (comma-separated), and the corpus locations ``en_dev`` and ``writers``.
+    (comma-separated), ``repopulate_writers`` (share of the writers' notes also added
+    re-populated), ``context_bag`` (the featurizer's context-word bag, 0 = none) and the
+    corpus locations ``en_dev`` and ``writers``.
     """
 
     def __init__(self, *, iterations: int = 100, c1: float = 0.05, c2: float = 0.05, synth_patients: int = 80,
                  seed: int = 7, recase: bool = True, holdout: str = "", holdout_writers: str = "",
-                 en_dev: str | Path | None = None, writers: str | Path | None = None, lang: str = "en") -> None:
+                 en_dev: str | Path | None = None, writers: str | Path | None = None, lang: str = "en",
+                 repopulate_writers: float = 0.0, context_bag: int = 0) -> None:
         self.iterations, self.c1, self.c2 = iterations, c1, c2
         self.synth_patients, self.seed, self.recase = synth_patients, seed, recase
         self.holdout, self.holdout_writers = holdout, holdout_writers
         self.en_dev, self.writers, self.lang = en_dev, writers, lang
+        self.repopulate_writers, self.context_bag = repopulate_writers, context_bag
 
     def training_documents(self, added: Sequence[Document] = ()) -> tuple[list[Document], dict]:
         """The whole training set with ``added`` appended, and its record (``model.json`` ``data``)."""
@@ -157,7 +176,8 @@ class EnDefaultTrainer:
         return training_corpus(
             {p for p in self.holdout.split(",") if p}, self.synth_patients, self.seed, self.recase,
             {w for w in self.holdout_writers.split(",") if w},
-            Path(self.writers) if self.writers else WRITERS, Path(self.en_dev) if self.en_dev else EN_DEV, added)
+            Path(self.writers) if self.writers else WRITERS, Path(self.en_dev) if self.en_dev else EN_DEV, added,
+            self.repopulate_writers)
 
     def fit(self, docs: Sequence[Document] = (), layer: str = "gold") -> EnDefaultTrainer:
         """Train on the recipe's training set plus ``docs`` (spans of ``layer``)."""
@@ -176,7 +196,7 @@ class EnDefaultTrainer:
             docs = moved
         train, self.data_ = self.training_documents(docs)
         log.info("training en-default on %d documents (%d added)", len(train), len(docs))
-        self.crf_ = CRFTagger(Featurizer(), scheme="BIO", sequence="record", c1=self.c1, c2=self.c2,
+        self.crf_ = CRFTagger(Featurizer(context_bag=self.context_bag), scheme="BIO", sequence="record", c1=self.c1, c2=self.c2,
                               max_iterations=self.iterations)
         t0 = time.time()
         StackedCRF(self.crf_, [RulesDetector(), DictionaryDetector()]).fit(train)
