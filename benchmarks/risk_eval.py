@@ -189,6 +189,47 @@ def evaluate_notes(notes: list[Note], cals: list[Calibration]) -> dict[str, Any]
     }
 
 
+#: other note scores tried for sending reviewers to the leaks (docs/review-risk.md): name -> f(probabilities
+#: of the leftovers, probabilities of the tagged tokens); the shipped ``risk`` is "sum"
+RANKINGS: dict[str, Any] = {
+    "sum": lambda p, q: p.sum(),
+    "sum of p > 0.1": lambda p, q: p[p > 0.1].sum(),
+    "sum of p > 0.3": lambda p, q: p[p > 0.3].sum(),
+    "top 5 leftovers": lambda p, q: np.sort(p)[::-1][:5].sum(),
+    "top 20 leftovers": lambda p, q: np.sort(p)[::-1][:20].sum(),
+    "tagged tokens": lambda p, q: float(len(q)),
+    "sum + 0.02 x tagged tokens": lambda p, q: p.sum() + 0.02 * len(q),
+    "expected false alarms among the tagged": lambda p, q: (1.0 - q).sum(),
+    "1 - expected_f": lambda p, q: 1.0 - expected_f1(float(q.sum()), float((1.0 - q).sum()), float(p.sum())),
+}
+
+
+def note_rankings(halves: list[tuple[list[Note], Calibration]]) -> dict[str, dict[str, float]]:
+    """Share of leaked tokens in the top 10 % of notes under each score of :data:`RANKINGS`, per
+    reported half (each with the calibration fitted on the other half) and pooled."""
+    out: dict[str, dict[str, float]] = {}
+    for name, score in RANKINGS.items():
+        row, pooled_s, pooled_l = {}, [], []
+        for i, (notes, cal) in enumerate(halves):
+            s = [float(score(cal.probability(n.matrix), cal.tagged.probability(n.tagged_matrix)))  # type: ignore[union-attr]
+                 for n in notes]
+            leaks = [len(n.leaked) for n in notes]
+            row[f"half {i + 1}"] = _top_share(s, leaks)
+            pooled_s += s
+            pooled_l += leaks
+        row["pooled"] = _top_share(pooled_s, pooled_l)
+        out[name] = row
+    leaks = [len(n.leaked) for notes, _ in halves for n in notes]
+    out["oracle"] = {"pooled": _top_share([float(x) for x in leaks], leaks)}
+    return out
+
+
+def _top_share(scores: list[float], leaks: list[int]) -> float:
+    k = int(np.ceil(REVIEW_SHARE * len(scores)))
+    order = np.argsort(-np.asarray(scores, dtype=float), kind="stable")
+    return round(float(np.asarray(leaks, dtype=float)[order[:k]].sum() / max(1, sum(leaks))), 4)
+
+
 def prf(tp: float, fp: float, fn: float) -> dict[str, float]:
     p = tp / (tp + fp) if tp + fp else 1.0
     r = tp / (tp + fn) if tp + fn else 1.0
@@ -314,7 +355,8 @@ def english_current(work: Path, model: str, writers: list[str]) -> tuple[dict[st
                               "report": evaluate_notes(b, [cal_a] * len(b))},
            "fit_second_half": {"calibration": cal_b.to_json(), "fitted_on": second, "reported_on": first,
                                "report": evaluate_notes(a, [cal_b] * len(a))},
-           "pooled": evaluate_notes(b + a, [cal_a] * len(b) + [cal_b] * len(a))}
+           "pooled": evaluate_notes(b + a, [cal_a] * len(b) + [cal_b] * len(a)),
+           "other_note_rankings_top10pct": note_rankings([(b, cal_a), (a, cal_b)])}
     return out, a + b
 
 
