@@ -338,8 +338,13 @@ def english(work: Path, heldout: Path, rules: bool = False) -> tuple[dict[str, A
     return out, n8
 
 
-def english_current(work: Path, model: str, writers: list[str]) -> tuple[dict[str, Any], list[Note]]:
-    """Cross-fitted halves of ``writers`` (unseen by ``model``): fit on one half, report on the other."""
+def english_current(work: Path, model: str, writers: list[str],
+                    check_writers: list[str] = ()) -> tuple[dict[str, Any], list[Note]]:  # type: ignore[assignment]
+    """Cross-fitted halves of ``writers`` (unseen by ``model``): fit on one half, report on the other.
+
+    With ``check_writers`` (a newer wave, unseen by the model and by every calibration fitted
+    here), a calibration fitted on all of ``writers`` is also reported on them (``new_wave``).
+    """
     if len(writers) < 2:
         raise SystemExit("--current-writers needs at least two writers (two halves)")
     label = "current-" + Path(model).name
@@ -357,6 +362,12 @@ def english_current(work: Path, model: str, writers: list[str]) -> tuple[dict[st
                                "report": evaluate_notes(a, [cal_b] * len(a))},
            "pooled": evaluate_notes(b + a, [cal_a] * len(b) + [cal_b] * len(a)),
            "other_note_rankings_top10pct": note_rankings([(b, cal_a), (a, cal_b)])}
+    if check_writers:
+        both = fit(a + b, "en-default", FEATURES, f"fitted on {'+'.join(writers)}", tagged=True)
+        new = [n for w in check_writers for n in run_model(work, model, label, w,
+                                                         list(read_corpus(WRITERS / w, "inline")))]
+        out["new_wave"] = {"fitted_on": writers, "reported_on": list(check_writers),
+                           "report": evaluate_notes(new, [both] * len(new))}
     return out, a + b
 
 
@@ -400,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--thresholds", default="0.9,0.7,0.5,0.3,0.2,0.1,0.05")
     ap.add_argument("--current", help="the model that ships (a directory), for the current-model protocol")
     ap.add_argument("--current-writers", default="", help="comma-separated writers the --current model never saw")
+    ap.add_argument("--check-writers", default="",
+                    help="a newer wave: report the calibration fitted on all --current-writers on these writers")
     ap.add_argument("--ship-current", action="store_true",
                     help="refit the packaged en-default calibration on all --current-writers with --current")
     ap.add_argument("--only", choices=("all", "current", "spanish"), default="all",
@@ -413,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     targets = {"spearman_risk_f": 0.65, "leaks_found_top10pct": 0.40, "top20_suspects_cover": 0.60}
     if args.current:
         writers = [w for w in args.current_writers.split(",") if w]
-        cur, cur_notes = english_current(work, args.current, writers)
+        cur, cur_notes = english_current(work, args.current, writers,
+                                         [w for w in args.check_writers.split(",") if w])
         (RESULTS / "risk-en-current.json").write_text(
             json.dumps({"command": command, "targets": targets, **cur}, indent=1) + "\n", encoding="utf-8")
         plot(cur["pooled"]["curves"], f"{Path(args.current).name} on unseen {writers[0]}-{writers[-1]}, cross-fitted halves",

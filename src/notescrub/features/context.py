@@ -158,24 +158,35 @@ def context_bag(view: TokenView, k: int) -> list[list[str]]:
     toks = view.tokens
     n = len(toks)
     unit = [view.sentence[i] if view.sentence[i] >= 0 else -2 - view.line[i] for i in range(n)]
-    word = [t.text.lower() if len(t.text) > 1 and t.text.isalpha() else "" for t in toks]
-    out: list[list[str]] = [[] for _ in range(n)]
-    left: list[str] = []  # the last k words of the current unit, nearest last
+    left_f: dict[str, str] = {}
+    right_f: dict[str, str] = {}
+    word: list[str | None] = []
+    for t in toks:
+        w = t.text.lower() if len(t.text) > 1 and t.text.isalpha() else None
+        if w is not None and w not in left_f:
+            left_f[w], right_f[w] = "bagL=" + w, "bagR=" + w
+        word.append(w)
+    lefts: list[tuple[str, ...]] = [()] * n
+    bag: list[str] = []  # feature strings of the last k words of the current unit, nearest last
     for i in range(n):
         if i and unit[i] != unit[i - 1]:
-            left = []
-        out[i] = [f"bagL={w}" for w in reversed(left)]
-        if word[i]:
-            left.append(word[i])
-            if len(left) > k:
-                del left[0]
-    right: list[str] = []
+            bag = []
+        lefts[i] = tuple(reversed(bag))
+        w = word[i]
+        if w is not None:
+            bag.append(left_f[w])
+            if len(bag) > k:
+                del bag[0]
+    out: list[list[str]] = [[] for _ in range(n)]
+    bag = []
     for i in range(n - 1, -1, -1):
         if i < n - 1 and unit[i] != unit[i + 1]:
-            right = []
-        out[i] = list(dict.fromkeys(out[i] + [f"bagR={w}" for w in reversed(right)]))
-        if word[i]:
-            right.append(word[i])
-            if len(right) > k:
-                del right[0]
+            bag = []
+        feats = [*lefts[i], *reversed(bag)]
+        out[i] = feats if len(set(feats)) == len(feats) else list(dict.fromkeys(feats))
+        w = word[i]
+        if w is not None:
+            bag.append(right_f[w])
+            if len(bag) > k:
+                del bag[0]
     return out
