@@ -38,3 +38,18 @@ def test_the_shipped_sum_is_the_pooled_risk_figure() -> None:
     data = json.loads((ROOT / "benchmarks" / "results" / "risk-en-current.json").read_text(encoding="utf-8"))
     assert RANKINGS["sum"]["pooled"] == data["pooled"]["leaks_found_top10pct"]["risk"]
     assert RANKINGS["oracle"]["pooled"] == data["pooled"]["leaks_found_top10pct"]["oracle"]
+
+
+def test_new_wave_check_is_quoted() -> None:
+    data = json.loads((ROOT / "benchmarks" / "results" / "risk-en-current.json").read_text(encoding="utf-8"))
+    r = data["new_wave"]["report"]
+    text = " ".join(DOC.split())
+    assert f"Spearman(expected_f, F) **{r['spearman_expected_f_f']:.3f}**" in text
+    assert f"Spearman(−risk, F) {r['spearman_risk_f']:.3f}, log-probability {r['spearman_logprob_f']:.3f}" in text
+    top = r["leaks_found_top10pct"]
+    assert (f"hold {100 * top['risk']:.1f} % of the {r['leaked_tokens']} leaked tokens (log-probability "
+            f"{100 * top['logprob']:.1f} %, random {100 * r['leaks_found_top10pct_random_expectation']:.1f} %, "
+            f"oracle {100 * top['oracle']:.1f} %)") in text
+    assert f"cover **{100 * r['top20_suspects_cover']:.1f} %**" in text
+    expected, actual = r["expected_vs_actual_leftover_phi"]
+    assert f"{expected} PHI leftovers expected against {actual}" in text
