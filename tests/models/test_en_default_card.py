@@ -32,3 +32,22 @@ def test_eighth_wave_per_writer(writer: str) -> None:
     quote = (f"{writer} {r['binary_token']['precision']:.3f} /\n{r['binary_token']['recall']:.3f} "
              f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})")
     assert " ".join(quote.split()) in " ".join(CARD.split())
+
+
+PROXY_NAMES = {"proxy-base": "recipe as shipped", "proxy-rep": "+ re-populated writers' notes",
+               "proxy-bag": "+ context bag (4 words)", "proxy-bag8": "+ context bag (8 words)",
+               "proxy-bagnosyn": "+ context bag (4), no synthetic notes"}
+
+
+@pytest.mark.parametrize("split", ["a", "b"])
+def test_proxy_lever_table(split: str) -> None:
+    data = json.loads((ROOT / "benchmarks" / "results" / f"en-default-levers-proxy-{split}.json").read_text(
+        encoding="utf-8"))
+    assert data["models"]
+    for name, model in data["models"].items():
+        for preset in ("balanced", "high-recall", "max-recall"):
+            p = model["pooled"][preset]
+            row = (f"| {split.upper()} | {PROXY_NAMES[name]} | `{preset}` | {p['binary_token']['precision']:.3f} | "
+                   f"{p['binary_token']['recall']:.4f} | {p['strict']['f1']:.3f} | {p['leaked_tokens']} | "
+                   f"{p['notes_with_leak']} of {p['notes']} |")
+            assert row in CARD, row
