@@ -44,6 +44,7 @@ import logging
 import pickle
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -339,7 +340,7 @@ def english(work: Path, heldout: Path, rules: bool = False) -> tuple[dict[str, A
 
 
 def english_current(work: Path, model: str, writers: list[str],
-                    check_writers: list[str] = ()) -> tuple[dict[str, Any], list[Note]]:  # type: ignore[assignment]
+                    check_writers: Sequence[str] = ()) -> tuple[dict[str, Any], list[Note]]:
     """Cross-fitted halves of ``writers`` (unseen by ``model``): fit on one half, report on the other.
 
     With ``check_writers`` (a newer wave, unseen by the model and by every calibration fitted

@@ -196,8 +196,8 @@ class EnDefaultTrainer:
             docs = moved
         train, self.data_ = self.training_documents(docs)
         log.info("training en-default on %d documents (%d added)", len(train), len(docs))
-        self.crf_ = CRFTagger(Featurizer(context_bag=self.context_bag), scheme="BIO", sequence="record", c1=self.c1, c2=self.c2,
-                              max_iterations=self.iterations)
+        self.crf_ = CRFTagger(Featurizer(context_bag=self.context_bag), scheme="BIO", sequence="record",
+                              c1=self.c1, c2=self.c2, max_iterations=self.iterations)
         t0 = time.time()
         StackedCRF(self.crf_, [RulesDetector(), DictionaryDetector()]).fit(train)
         self.training_seconds_ = round(time.time() - t0, 1)
@@ -234,7 +234,8 @@ class EnDefaultTrainer:
             "lang": "en",
             "data": self.data_,
             "training_seconds": self.training_seconds_,
-            "training": {"iterations": self.iterations, "c1": self.c1, "c2": self.c2, "documents": self.documents_},
+            "training": {"iterations": self.iterations, "c1": self.c1, "c2": self.c2, "documents": self.documents_,
+                         "context_bag": self.context_bag},
         }
         for k, v in (extra or {}).items():
             if k == "data" and isinstance(v, dict):
