@@ -36,7 +36,8 @@ def test_eighth_wave_per_writer(writer: str) -> None:
 
 PROXY_NAMES = {"proxy-base": "recipe as shipped", "proxy-rep": "+ re-populated writers' notes",
                "proxy-bag": "+ context bag (4 words)", "proxy-bag8": "+ context bag (8 words)",
-               "proxy-bagnosyn": "+ context bag (4), no synthetic notes"}
+               "proxy-bagnosyn": "+ context bag (4), no synthetic notes",
+               "proxy-bagc1": "+ context bag (4), c1 0.01", "proxy-bagc2": "+ context bag (4), c2 0.01"}
 
 
 @pytest.mark.parametrize("split", ["a", "b"])
