@@ -208,20 +208,18 @@ RANKINGS: dict[str, Any] = {
 def note_rankings(halves: list[tuple[list[Note], Calibration]]) -> dict[str, dict[str, float]]:
     """Share of leaked tokens in the top 10 % of notes under each score of :data:`RANKINGS`, per
     reported half (each with the calibration fitted on the other half) and pooled."""
+    # the calibrated probabilities once per note: (leftovers, tagged tokens)
+    probs = [[(cal.probability(n.matrix), cal.tagged.probability(n.tagged_matrix))  # type: ignore[union-attr]
+              for n in notes] for notes, cal in halves]
+    leaks = [[len(n.leaked) for n in notes] for notes, _ in halves]
+    pooled_leaks = [x for half in leaks for x in half]
     out: dict[str, dict[str, float]] = {}
     for name, score in RANKINGS.items():
-        row, pooled_s, pooled_l = {}, [], []
-        for i, (notes, cal) in enumerate(halves):
-            s = [float(score(cal.probability(n.matrix), cal.tagged.probability(n.tagged_matrix)))  # type: ignore[union-attr]
-                 for n in notes]
-            leaks = [len(n.leaked) for n in notes]
-            row[f"half {i + 1}"] = _top_share(s, leaks)
-            pooled_s += s
-            pooled_l += leaks
-        row["pooled"] = _top_share(pooled_s, pooled_l)
+        scores = [[float(score(p, q)) for p, q in half] for half in probs]
+        row = {f"half {i + 1}": _top_share(s, lk) for i, (s, lk) in enumerate(zip(scores, leaks))}
+        row["pooled"] = _top_share([x for half in scores for x in half], pooled_leaks)
         out[name] = row
-    leaks = [len(n.leaked) for notes, _ in halves for n in notes]
-    out["oracle"] = {"pooled": _top_share([float(x) for x in leaks], leaks)}
+    out["oracle"] = {"pooled": _top_share([float(x) for x in pooled_leaks], pooled_leaks)}
     return out
 
 

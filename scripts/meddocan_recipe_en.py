@@ -2,8 +2,9 @@
 """The es-meddocan recipe on English data: how the Spanish model's configuration does on unseen writers.
 
 Issue 22 asks for the Spanish recipe "run unchanged with English features and data" as one
-more candidate for English recall. This script builds exactly ``scripts/train_es_meddocan.py``'s
-2026-11 shipped configuration (variant ``baseline``: ``VARIANT``) (the carafe-style CRF with the same feature groups, window, affixes,
+more candidate for English recall. This script builds exactly the configuration that
+``scripts/train_es_meddocan.py`` shipped when the study ran (variant ``baseline``, see
+``VARIANT``: the carafe-style CRF with the same feature groups, window, affixes,
 bigrams, BIO over the whole record, L-BFGS c1 0.3 / c2 0.05, 100 iterations; then the
 document second pass with min score 0.5 and the ``longest`` resolver) with ``lang="en"``
 (English lexicons for the dictionary features and the second pass), trains it on the English
