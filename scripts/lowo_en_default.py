@@ -18,7 +18,8 @@ same writers, for a before/after table.
 
 Writers added after a model was built are unseen by it without any fold: ``--score`` runs
 existing models on them only (no training); ``--extra DIR`` adds a folder outside the writers'
-corpus (the hard-negative set) as one more writer::
+corpus (the hard-negative set) as one more writer, reported on its own and left out of the
+pooled figures::
 
     python scripts/lowo_en_default.py --score en-default --writers w09,w10,w11,w12 \
         -o benchmarks/results/en-default-new-writers.json
@@ -137,9 +138,11 @@ def table(results: dict, preset: str) -> str:
 
 
 def evaluate_model(model: str | dict[str, str], by_writer: dict[str, list], writers: list[str],
-                   presets=PRESETS) -> dict:
+                   presets=PRESETS, apart: frozenset[str] = frozenset()) -> dict:
     """{writer and "pooled": {preset: scores}} on ``writers``; ``model`` is one model for all
-    writers or ``{writer: model}`` (each fold's model on its held-out writers)."""
+    writers or ``{writer: model}`` (each fold's model on its held-out writers). Writers in
+    ``apart`` (the ``--extra`` folders, e.g. the hard negatives) are scored but left out of
+    the pooled figures, which stay those of the writers' notes."""
     out: dict = {}
     pooled: dict[str, tuple[list, list]] = {p: ([], []) for p in presets}
     for w in writers:
@@ -148,8 +151,9 @@ def evaluate_model(model: str | dict[str, str], by_writer: dict[str, list], writ
             golds = by_writer[w]
             preds = predict(model if isinstance(model, str) else model[w], preset, golds)
             out[w][preset] = scores(golds, preds)
-            pooled[preset][0].extend(golds)
-            pooled[preset][1].extend(preds)
+            if w not in apart:
+                pooled[preset][0].extend(golds)
+                pooled[preset][1].extend(preds)
     out["pooled"] = {p: scores(*pooled[p]) for p in presets}
     return out
 
@@ -192,8 +196,9 @@ def main() -> None:
         unknown = set(writers) - set(by_writer)
         if not writers or unknown:
             raise SystemExit(f"--score needs --writers that exist (unknown: {sorted(unknown)})")
-        report = {"writers": writers, "presets": list(PRESETS),
-                  "models": {m: evaluate_model(m, by_writer, writers) for m in args.score}}
+        extras = frozenset(folder.name for folder in args.extra)
+        report = {"writers": writers, "presets": list(PRESETS), "pooled_without": sorted(extras & set(writers)),
+                  "models": {m: evaluate_model(m, by_writer, writers, apart=extras) for m in args.score}}
         args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         for m, res in report["models"].items():
             for preset in PRESETS:

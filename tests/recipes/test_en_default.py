@@ -127,3 +127,35 @@ def test_the_unseen_test_wave_is_kept_out_by_default(tmp_path):
     f.write_text("# comment\nw90  # the newest\n\nw91\n", encoding="utf-8")
     assert mod.test_writers(f) == {"w90", "w91"}
     assert mod.test_writers(tmp_path / "absent") == set()
+
+
+def test_lowo_scores_extra_folders_apart_from_the_pooled_writers(monkeypatch):
+    """scripts/lowo_en_default.py reports an --extra folder (the hard negatives) on its own; the
+    pooled figures stay those of the writers' notes."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+
+    def note(i: int, name: str) -> Document:
+        d = Document(f"n{i}", f"Seen by {name} today.")
+        d.add_layer("gold", [Span(8, 8 + len(name), "PATIENT")])
+        return d
+
+    def found_nothing(model, preset, golds, recall_bias=None):
+        preds = []
+        for g in golds:
+            q = g.copy(layers=False)
+            q.add_layer("gold", [])
+            preds.append(q)
+        return preds
+
+    monkeypatch.setattr(mod, "predict", found_nothing)
+    by_writer = {"w01": [note(1, "Ann Lee")], "hn": [note(2, "Bo"), note(3, "Cy")]}
+    out = mod.evaluate_model("m", by_writer, ["w01", "hn"], presets=("balanced",), apart=frozenset({"hn"}))
+    assert out["hn"]["balanced"]["notes"] == 2 and out["hn"]["balanced"]["leaked_tokens"] == 2
+    assert out["pooled"]["balanced"]["notes"] == 1 and out["pooled"]["balanced"]["leaked_tokens"] == 2
+    everything = mod.evaluate_model("m", by_writer, ["w01", "hn"], presets=("balanced",))
+    assert everything["pooled"]["balanced"]["notes"] == 3
