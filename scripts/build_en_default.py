@@ -12,7 +12,8 @@ Training data (all fictional, see MODEL card in docs/en-default.md):
   found without their capital letters (nursing shorthand, upper-case headers).
 
 Model: rules + dictionary detectors feed a stacked CRF (BIO over i2b2-2014 subtypes,
-whole record as the sequence, L-BFGS with L1+L2), followed by the two-pass patient
+whole record as the sequence, L-BFGS with L1+L2; the featurizer's words
+around each token include a bag of the 4 nearest words on each side), followed by the two-pass patient
 dictionary, data-driven post-processing rules (eponyms, lab ratios, facility heads) and the
 ``cover`` resolver (recall-first). Four presets set the CRF's O-bias.
 
@@ -55,7 +56,7 @@ def test_writers(path: Path = TEST_WRITERS) -> set[str]:
 
 def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float,
           recase: bool = True, holdout_writers: set[str] = frozenset(), repopulate_writers: float = 0.0,
-          context_bag: int = 0) -> Path:
+          context_bag: int = 4) -> Path:
     """Train the recipe (notescrub.recipes.en_default, also ``notescrub train --recipe en-default``) and save it."""
     trainer = EnDefaultTrainer(iterations=iterations, c1=c1, c2=c2, synth_patients=synth_patients, seed=seed,
                                recase=recase, holdout=",".join(sorted(holdout)),
@@ -80,8 +81,8 @@ def main() -> None:
                          "of corpora/en-writers/TEST_WRITERS; 'none': hold out no writer")
     ap.add_argument("--repopulate-writers", type=float, default=0.0, metavar="SHARE",
                     help="also train on a re-populated copy of this share (0-1) of the writers' notes (experiment)")
-    ap.add_argument("--context-bag", type=int, default=0, metavar="K",
-                    help="featurizer context-word bag of K words each side (experiment; 0 = none)")
+    ap.add_argument("--context-bag", type=int, default=4, metavar="K",
+                    help="featurizer context-word bag of K words each side (default 4, as shipped; 0 = none)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     holdout = {p for p in args.holdout.split(",") if p}

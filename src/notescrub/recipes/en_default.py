@@ -155,14 +155,14 @@ class EnDefaultTrainer:
     Parameters follow ``scripts/build_en_default.py``: ``iterations`` (L-BFGS), ``c1``,
     ``c2``, ``synth_patients``, ``seed``, ``recase``, ``holdout`` and ``holdout_writers``
     (comma-separated), ``repopulate_writers`` (share of the writers' notes also added
-    re-populated), ``context_bag`` (the featurizer's context-word bag, 0 = none) and the
+    re-populated), ``context_bag`` (the featurizer's context-word bag: 4 words each side, 0 = none) and the
     corpus locations ``en_dev`` and ``writers``.
     """
 
     def __init__(self, *, iterations: int = 100, c1: float = 0.05, c2: float = 0.05, synth_patients: int = 80,
                  seed: int = 7, recase: bool = True, holdout: str = "", holdout_writers: str = "",
                  en_dev: str | Path | None = None, writers: str | Path | None = None, lang: str = "en",
-                 repopulate_writers: float = 0.0, context_bag: int = 0) -> None:
+                 repopulate_writers: float = 0.0, context_bag: int = 4) -> None:
         self.iterations, self.c1, self.c2 = iterations, c1, c2
         self.synth_patients, self.seed, self.recase = synth_patients, seed, recase
         self.holdout, self.holdout_writers = holdout, holdout_writers
