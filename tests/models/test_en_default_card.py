@@ -52,3 +52,60 @@ def test_proxy_lever_table(split: str) -> None:
                    f"{p['binary_token']['recall']:.4f} | {p['strict']['f1']:.3f} | {p['leaked_tokens']} | "
                    f"{p['notes_with_leak']} of {p['notes']} |")
             assert row in CARD, row
+
+
+NINTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w45-w50.json").read_text(encoding="utf-8"))
+CHOICE = json.loads((ROOT / "benchmarks" / "results" / "en-default-w39-w44-w01-w38.json").read_text(encoding="utf-8"))
+LABELS = {"en-default-w01-w32 (previous release)": "w01-w32 (previous release)",
+          "en-default-w01-w38 (context bag, this release)": "**w01-w38 + context bag** (this release)",
+          "en-default-w01-w38 (no context bag)": "w01-w38, no context bag"}
+
+
+def _wave_row(data: dict, name: str, preset: str, hard_negatives: bool) -> str:
+    model = data["models"][name]
+    writers = [w for w in data["writers"] if w.startswith("w")]
+    p = model["pooled"][preset]
+    strict = statistics.mean(model[w][preset]["strict"]["f1"] for w in writers)
+    row = (f"| {LABELS[name]} | `{preset}` | {p['binary_token']['precision']:.3f} | {p['binary_token']['recall']:.4f} | "
+           f"{strict:.3f} | {p['leaked_tokens']} of {p['phi_tokens']} | {p['notes_with_leak']} of {p['notes']} "
+           f"({round(100 * p['notes_with_leak'] / p['notes'])}%) |")
+    if hard_negatives:
+        h = model["hn01-test"][preset]["binary_token"]
+        row += f" {h['precision']:.3f} / {h['recall']:.3f} |"
+    return row
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("name", sorted(LABELS))
+def test_ninth_wave_table_row(name: str, preset: str) -> None:
+    assert NINTH["pooled_without"] == ["hn01-test"]  # the pooled figures are the writers' notes only
+    assert _wave_row(NINTH, name, preset, hard_negatives=True) in CARD
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("name", sorted(set(LABELS) - {"en-default-w01-w32 (previous release)"}))
+def test_choice_on_the_eighth_wave_row(name: str, preset: str) -> None:
+    assert _wave_row(CHOICE, name, preset, hard_negatives=False) in CARD
+
+
+def test_ninth_wave_per_writer() -> None:
+    model = NINTH["models"]["en-default-w01-w38 (context bag, this release)"]
+    text = " ".join(CARD.split())
+    for w in (w for w in NINTH["writers"] if w.startswith("w")):
+        r = model[w]["high-recall"]
+        quote = (f"{w} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
+                 f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})")
+        assert quote in text, quote
+
+
+def test_the_shipped_model_is_the_one_measured() -> None:
+    """The packaged model.json records the training the ninth-wave section describes."""
+    meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
+    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 2314
+    assert sorted(meta["data"]["writers"]) == [f"w{i:02d}" for i in range(1, 39)]
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_choice_table_quotes_the_previous_release(preset: str) -> None:
+    data = {"writers": RESULT["writers"], "models": {"en-default-w01-w32 (previous release)": MODEL}}
+    assert _wave_row(data, "en-default-w01-w32 (previous release)", preset, hard_negatives=False) in CARD
