@@ -109,3 +109,22 @@ def test_the_shipped_model_is_the_one_measured() -> None:
 def test_choice_table_quotes_the_previous_release(preset: str) -> None:
     data = {"writers": RESULT["writers"], "models": {"en-default-w01-w32 (previous release)": MODEL}}
     assert _wave_row(data, "en-default-w01-w32 (previous release)", preset, hard_negatives=False) in CARD
+
+
+TENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w51-w56.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_tenth_wave_row(preset: str) -> None:
+    model = TENTH["models"]["en-default-w01-w38 (this release)"]
+    p = model["pooled"][preset]
+    strict = statistics.mean(model[w][preset]["strict"]["f1"] for w in TENTH["writers"])
+    row = (f"| `{preset}` | {p['binary_token']['precision']:.3f} | {p['binary_token']['recall']:.4f} | {strict:.3f} | "
+           f"{p['leaked_tokens']} of {p['phi_tokens']} | {p['notes_with_leak']} of {p['notes']} "
+           f"({round(100 * p['notes_with_leak'] / p['notes'])}%) |")
+    assert row in CARD
+    text = " ".join(CARD.split())
+    for w in TENTH["writers"]:
+        r = model[w]["high-recall"]
+        assert (f"{w} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
+                f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})") in text
