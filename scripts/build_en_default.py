@@ -12,10 +12,10 @@ Training data (all fictional, see MODEL card in docs/en-default.md):
   found without their capital letters (nursing shorthand, upper-case headers).
 
 Model: rules + dictionary detectors feed a stacked CRF (BIO over i2b2-2014 subtypes,
-whole record as the sequence, L-BFGS with L1+L2; the featurizer's words
-around each token include a bag of the 4 nearest words on each side), followed by the two-pass patient
-dictionary, data-driven post-processing rules (eponyms, lab ratios, facility heads) and the
-``cover`` resolver (recall-first). Four presets set the CRF's O-bias.
+whole record as the sequence, L-BFGS with L1+L2; each token also sees the bag of the 4
+nearest words on each side in its sentence, ``--context-bag``), followed by the two-pass
+patient dictionary, data-driven post-processing rules (eponyms, lab ratios, facility heads)
+and the ``cover`` resolver (recall-first). Four presets set the CRF's O-bias.
 
 The recipe itself (training set, model layout, presets) lives in
 ``notescrub.recipes.en_default``; ``notescrub train --recipe en-default [--add NOTES]`` runs the same

@@ -155,8 +155,8 @@ class EnDefaultTrainer:
     Parameters follow ``scripts/build_en_default.py``: ``iterations`` (L-BFGS), ``c1``,
     ``c2``, ``synth_patients``, ``seed``, ``recase``, ``holdout`` and ``holdout_writers``
     (comma-separated), ``repopulate_writers`` (share of the writers' notes also added
-    re-populated), ``context_bag`` (the featurizer's context-word bag: 4 words each side, 0 = none) and the
-    corpus locations ``en_dev`` and ``writers``.
+    re-populated), ``context_bag`` (the featurizer's context-word bag: 4 words on each side,
+    as shipped; 0 = none) and the corpus locations ``en_dev`` and ``writers``.
     """
 
     def __init__(self, *, iterations: int = 100, c1: float = 0.05, c2: float = 0.05, synth_patients: int = 80,
