@@ -128,3 +128,20 @@ def test_tenth_wave_row(preset: str) -> None:
         r = model[w]["high-recall"]
         assert (f"{w} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
                 f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})") in text
+
+
+CANDIDATE = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w44-candidate.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("wave", ["w45-w50", "w51-w56"])
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_candidate_rows(wave: str, preset: str) -> None:
+    data = CANDIDATE["waves"][wave]
+    model = data["models"][CANDIDATE["model"]]
+    writers = [w for w in data["writers"] if w.startswith("w")]
+    p = model["pooled"][preset]
+    strict = statistics.mean(model[w][preset]["strict"]["f1"] for w in writers)
+    row = (f"| {wave} | `{preset}` | {p['binary_token']['precision']:.3f} | {p['binary_token']['recall']:.4f} | "
+           f"{strict:.3f} | {p['leaked_tokens']} of {p['phi_tokens']} | {p['notes_with_leak']} of {p['notes']} "
+           f"({round(100 * p['notes_with_leak'] / p['notes'])}%) |")
+    assert row in CARD
