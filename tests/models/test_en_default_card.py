@@ -61,14 +61,26 @@ LABELS = {"en-default-w01-w32 (previous release)": "w01-w32 (previous release)",
           "en-default-w01-w38 (no context bag)": "w01-w38, no context bag"}
 
 
+def _pooled_cells(model: dict, writers: list[str], preset: str) -> str:
+    """The card's cells from binary P to notes with a leak (recall to 4 decimals; strict F1 the
+    mean of the writers' figures), ending with ``|``."""
+    p = model["pooled"][preset]
+    strict = statistics.mean(model[w][preset]["strict"]["f1"] for w in writers if w.startswith("w"))
+    return (f"{p['binary_token']['precision']:.3f} | {p['binary_token']['recall']:.4f} | {strict:.3f} | "
+            f"{p['leaked_tokens']} of {p['phi_tokens']} | {p['notes_with_leak']} of {p['notes']} "
+            f"({round(100 * p['notes_with_leak'] / p['notes'])}%) |")
+
+
+def _writer_quote(model: dict, writer: str) -> str:
+    """A writer's figures at high-recall as the card quotes them in running text."""
+    r = model[writer]["high-recall"]
+    return (f"{writer} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
+            f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})")
+
+
 def _wave_row(data: dict, name: str, preset: str, hard_negatives: bool) -> str:
     model = data["models"][name]
-    writers = [w for w in data["writers"] if w.startswith("w")]
-    p = model["pooled"][preset]
-    strict = statistics.mean(model[w][preset]["strict"]["f1"] for w in writers)
-    row = (f"| {LABELS[name]} | `{preset}` | {p['binary_token']['precision']:.3f} | {p['binary_token']['recall']:.4f} | "
-           f"{strict:.3f} | {p['leaked_tokens']} of {p['phi_tokens']} | {p['notes_with_leak']} of {p['notes']} "
-           f"({round(100 * p['notes_with_leak'] / p['notes'])}%) |")
+    row = f"| {LABELS[name]} | `{preset}` | " + _pooled_cells(model, data["writers"], preset)
     if hard_negatives:
         h = model["hn01-test"][preset]["binary_token"]
         row += f" {h['precision']:.3f} / {h['recall']:.3f} |"
@@ -92,10 +104,7 @@ def test_ninth_wave_per_writer() -> None:
     model = NINTH["models"]["en-default-w01-w38 (context bag, this release)"]
     text = " ".join(CARD.split())
     for w in (w for w in NINTH["writers"] if w.startswith("w")):
-        r = model[w]["high-recall"]
-        quote = (f"{w} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
-                 f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})")
-        assert quote in text, quote
+        assert _writer_quote(model, w) in text, _writer_quote(model, w)
 
 
 def test_the_shipped_model_is_the_one_measured() -> None:
@@ -117,17 +126,10 @@ TENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w51-w56.json")
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
 def test_tenth_wave_row(preset: str) -> None:
     model = TENTH["models"]["en-default-w01-w38 (this release)"]
-    p = model["pooled"][preset]
-    strict = statistics.mean(model[w][preset]["strict"]["f1"] for w in TENTH["writers"])
-    row = (f"| `{preset}` | {p['binary_token']['precision']:.3f} | {p['binary_token']['recall']:.4f} | {strict:.3f} | "
-           f"{p['leaked_tokens']} of {p['phi_tokens']} | {p['notes_with_leak']} of {p['notes']} "
-           f"({round(100 * p['notes_with_leak'] / p['notes'])}%) |")
-    assert row in CARD
+    assert f"| `{preset}` | " + _pooled_cells(model, TENTH["writers"], preset) in CARD
     text = " ".join(CARD.split())
     for w in TENTH["writers"]:
-        r = model[w]["high-recall"]
-        assert (f"{w} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
-                f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})") in text
+        assert _writer_quote(model, w) in text
 
 
 CANDIDATE = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w44-candidate.json").read_text(encoding="utf-8"))
@@ -138,10 +140,4 @@ CANDIDATE = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w44-ca
 def test_candidate_rows(wave: str, preset: str) -> None:
     data = CANDIDATE["waves"][wave]
     model = data["models"][CANDIDATE["model"]]
-    writers = [w for w in data["writers"] if w.startswith("w")]
-    p = model["pooled"][preset]
-    strict = statistics.mean(model[w][preset]["strict"]["f1"] for w in writers)
-    row = (f"| {wave} | `{preset}` | {p['binary_token']['precision']:.3f} | {p['binary_token']['recall']:.4f} | "
-           f"{strict:.3f} | {p['leaked_tokens']} of {p['phi_tokens']} | {p['notes_with_leak']} of {p['notes']} "
-           f"({round(100 * p['notes_with_leak'] / p['notes'])}%) |")
-    assert row in CARD
+    assert f"| {wave} | `{preset}` | " + _pooled_cells(model, data["writers"], preset) in CARD
