@@ -19,9 +19,10 @@ same writers, for a before/after table.
 Writers added after a model was built are unseen by it without any fold: ``--score`` runs
 existing models on them only (no training); ``--extra DIR`` adds a folder outside the writers'
 corpus (the hard-negative set) as one more writer, reported on its own and left out of the
-pooled figures::
+pooled figures; ``--sweep B1,B2,...`` also scores each model at those CRF O-biases (pooled
+over the writers), to choose a preset's bias on writers the model never saw::
 
-    python scripts/lowo_en_default.py --score en-default --writers w09,w10,w11,w12 \
+    python scripts/lowo_en_default.py --score en-default --writers w09,w10,w11,w12 --sweep=-2.1,-2.5 \\
         -o benchmarks/results/en-default-new-writers.json
 """
 
@@ -158,20 +159,21 @@ def evaluate_model(model: str | dict[str, str], by_writer: dict[str, list], writ
     return out
 
 
-def sweep(folds: list[list[str]], dirs: dict[str, Path], by_writer: dict[str, list], biases: list[float]) -> dict:
-    """Pooled scores of the fold models at each CRF O-bias (the recall knob), all held-out notes."""
+def sweep(model_of: dict[str, str], by_writer: dict[str, list], biases: list[float]) -> dict:
+    """Pooled scores at each CRF O-bias (the recall knob) over the writers of ``model_of``
+    (``{writer: model}``: each fold's model on its held-out writers, or one model on all)."""
     out = {}
     for bias in biases:
         golds, preds = [], []
-        for f in folds:
-            docs = [g for w in f for g in by_writer[w]]
+        for w, model in model_of.items():
             # an O-bias b is --recall-bias -b (components forward no attributes: the knob goes through build())
-            preds += predict(str(dirs[",".join(f)]), "high-recall", docs, recall_bias=-bias)
-            golds += docs
+            preds += predict(model, "high-recall", by_writer[w], recall_bias=-bias)
+            golds += by_writer[w]
         out[f"{bias:+.2f}"] = scores(golds, preds)
         r = out[f"{bias:+.2f}"]
         print(f"bias {bias:+.2f}: binary P {r['binary_token']['precision']:.4f} R {r['binary_token']['recall']:.4f} "
-              f"strict F1 {r['strict']['f1']:.4f} notes with a leak {r['notes_with_leak']}/{r['notes']}", flush=True)
+              f"strict F1 {r['strict']['f1']:.4f} leaked {r['leaked_tokens']} "
+              f"notes with a leak {r['notes_with_leak']}/{r['notes']}", flush=True)
     return out
 
 
@@ -187,7 +189,8 @@ def main() -> None:
     ap.add_argument("--before", help="also score this model (name or directory) on every held-out writer")
     ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--sweep", default="", help="comma-separated CRF O-biases to score the fold models at (pooled)")
+    ap.add_argument("--sweep", default="",
+                    help="comma-separated CRF O-biases to score the fold models (or each --score model) at, pooled")
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
     if args.score:
@@ -199,6 +202,10 @@ def main() -> None:
         extras = frozenset(folder.name for folder in args.extra)
         report = {"writers": writers, "presets": list(PRESETS), "pooled_without": sorted(extras & set(writers)),
                   "models": {m: evaluate_model(m, by_writer, writers, apart=extras) for m in args.score}}
+        if args.sweep:
+            biases = [float(b) for b in args.sweep.split(",")]
+            report["sweep"] = {m: sweep({w: m for w in writers if w not in extras}, by_writer, biases)
+                               for m in args.score}
         args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         for m, res in report["models"].items():
             for preset in PRESETS:
@@ -224,7 +231,7 @@ def main() -> None:
     after = evaluate_model(fold_model, by_writer, held)
     report["after"] = after
     if args.sweep:
-        report["sweep"] = sweep(folds, dirs, by_writer, [float(b) for b in args.sweep.split(",")])
+        report["sweep"] = sweep(fold_model, by_writer, [float(b) for b in args.sweep.split(",")])
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     for preset in PRESETS:
         print(f"\n{preset}\n" + table(after, preset))

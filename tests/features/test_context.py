@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
+
 from notescrub.features.context import (
+    bag_windows,
     context_bag,
     length_bucket,
     position_features,
@@ -75,3 +80,42 @@ def test_context_bag_is_linear_and_empty_for_zero():
     bags = context_bag(v, 4)
     assert len(bags) == len(v.tokens) and all(len(b) <= 2 for b in bags)  # one distinct word each side
     assert context_bag(v, 0)[5] == []
+
+
+def _reference_bag(view, k):
+    """Per token, by the definition: the k nearest word tokens before/after it in the same run
+    of its unit (sentence, else line), each side's words once, nearest first."""
+    toks = view.tokens
+    unit = [s if s >= 0 else -2 - ln for s, ln in zip(view.sentence, view.line)]
+    is_word = [len(t.text) > 1 and t.text.isalpha() for t in toks]
+    out = []
+    for i in range(len(toks)):
+        feats = []
+        for step, prefix in ((-1, "bagL="), (1, "bagR=")):
+            j, seen = i + step, 0
+            while 0 <= j < len(toks) and seen < k and unit[j] == unit[j - step]:
+                if is_word[j]:
+                    seen += 1
+                    f = prefix + toks[j].text.lower()
+                    if f not in feats:
+                        feats.append(f)
+                j += step
+        out.append(feats)
+    return out
+
+
+def test_bag_windows_agree_with_the_definition_on_random_texts():
+    rnd = random.Random(5)
+    pieces = ["Ana ", "ruiz", ". ", "\n", "Dr. ", "12 ", "MRN: ", "x ", "seen by ", "...", "\n\n", "Mr. Bell "]
+    for _ in range(300):
+        v = _view("".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 50))))
+        for k in (1, 2, 4):
+            assert context_bag(v, k) == _reference_bag(v, k)
+
+
+def test_bag_windows_index_words_once_and_mark_empty_places():
+    words, left, right = bag_windows(_view("Seen seen by Dr. Ruiz."), 3)
+    assert words == ["seen", "by", "dr", "ruiz"]
+    assert left.shape == right.shape == (7, 3) and left.dtype == np.int64
+    assert left[0].tolist() == [-1, -1, -1] and right[0].tolist() == [0, 1, 2]  # "seen" twice: once
+    assert bag_windows(_view(""), 4)[1].shape == (0, 4)

@@ -42,7 +42,7 @@ from typing import Any
 
 from notescrub.errors import ConfigError
 from notescrub.estimator import Params
-from notescrub.features.context import context_bag, position_table, sentence_table
+from notescrub.features.context import bag_lists, bag_windows, position_table, sentence_table
 from notescrub.features.document import document_table
 from notescrub.features.patterns import chunk_table, pattern_table
 from notescrub.features.token import lexical_features, orthographic_features
@@ -50,7 +50,7 @@ from notescrub.text.tokenize import TokenizerMode, check_mode
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document
 
-__all__ = ["DEFAULT_GROUPS", "GROUPS", "FeatureParts", "Featurizer", "ListGroup", "PairGroup", "TableGroup"]
+__all__ = ["DEFAULT_GROUPS", "GROUPS", "BagGroup", "FeatureParts", "Featurizer", "ListGroup", "PairGroup", "TableGroup"]
 
 GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position", "pos", "document", "clusters")
 DEFAULT_GROUPS = ("lexical", "orthographic", "dictionary", "sentence", "position")
@@ -156,7 +156,36 @@ class ListGroup:
         return self.items
 
 
-Group = TableGroup | PairGroup | ListGroup
+class BagGroup:
+    """Context-word bag features (``bagL=w`` / ``bagR=w``) as word indices per token.
+
+    ``left[i, j]`` / ``right[i, j]`` index ``words`` (``-1``: no word), as built by
+    :func:`notescrub.features.context.bag_windows`. A scorer adds up one score vector per
+    distinct word and side instead of looking up every token's list (see
+    :meth:`notescrub.detect.crf.scorer.Scorer.group_scores`); :meth:`lists` gives the strings.
+
+    >>> import numpy as np
+    >>> BagGroup(["seen", "dr"], np.array([[-1], [0]]), np.array([[1], [-1]])).lists()
+    [['bagR=dr'], ['bagL=seen']]
+    """
+
+    kind = "bag"
+    prefixes = ("bagL=", "bagR=")
+    __slots__ = ("left", "right", "words")
+
+    def __init__(self, words: list[str], left: Any, right: Any) -> None:
+        self.words = words
+        self.left = left
+        self.right = right
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    def lists(self) -> list[list[str]]:
+        return bag_lists(self.words, self.left, self.right, self.prefixes)
+
+
+Group = TableGroup | PairGroup | ListGroup | BagGroup
 
 
 class FeatureParts:
@@ -165,7 +194,7 @@ class FeatureParts:
     ``units[i]`` is ``(own features, {offset: features given to the token at i - offset})``
     of token ``i``'s word (shared between equal words, so scores can be cached per word);
     the document-dependent features of the tokens come in ``groups`` (see
-    :class:`TableGroup`, :class:`PairGroup`, :class:`ListGroup`), concatenated per
+    :class:`TableGroup`, :class:`PairGroup`, :class:`ListGroup`, :class:`BagGroup`), concatenated per
     token in group order. ``extra`` (the flat per-token lists) may be given instead of
     ``groups``, and is built from them on first access.
 
@@ -447,7 +476,7 @@ class Featurizer(Params):
         if "document" in groups:
             extra.append(TableGroup(*document_table(view)))
         if self.context_bag:
-            extra.append(ListGroup(context_bag(view, int(self.context_bag))))
+            extra.append(BagGroup(*bag_windows(view, int(self.context_bag))))
         if "pos" in groups:
             from notescrub.features.pos import pos_tags
 

@@ -279,7 +279,7 @@ def test_scorer_caches_are_bounded_and_cleared(fitted, docs):
     sizes = sc.cache_sizes()
     assert sizes["rows"] <= 3 + 3 * longest and sizes["words"] <= 5 + longest
     sc.clear()
-    assert sc.cache_sizes() == {"words": 0, "rows": 0, "pair_prefixes": 0}
+    assert sc.cache_sizes() == {"words": 0, "rows": 0, "pair_prefixes": 0, "bag_attributes": 0}
 
 
 def test_weights_are_immutable_and_scorers_pickle_without_caches(fitted, docs):
@@ -421,3 +421,22 @@ def test_a_rescored_stale_word_never_takes_the_row_of_a_cached_word():
     assert score("abc", first) == [1.0, 2.0, 3.0]
     again = {x: ([f"w={x}"], {}) for x in "abcd"}  # the featurizer's memo started over: new unit objects
     assert [score(x, again) for x in "bdad"] == [[2.0], [4.0], [1.0], [4.0]]
+
+
+def test_bag_group_scores_equal_flat_scores(docs):
+    """Context-bag features reach the scorer as word indices (BagGroup); summed per word and
+    side they give the scores of the flat strings, and the kept vectors the same floats again."""
+    bagged = CRFTagger(Featurizer(**FEATS, context_bag=3), max_iterations=30, c2=0.1).fit(docs[:20])
+    w = bagged.weights_
+    assert any(a.startswith("bagL=") for a in w.attr_index)
+    sc = Scorer(w)
+    for d in docs[30:36]:
+        parts = bagged.featurizer.parts(d)
+        assert any(getattr(g, "kind", "") == "bag" for g in parts.groups)
+        first = sc.scores_from_parts(parts)
+        assert np.allclose(first, w.state_scores(parts.join()))
+        assert np.array_equal(sc.scores_from_parts(parts), first)
+    assert sc.cache_sizes()["bag_attributes"] > 0
+    bagged.scorer_.max_words = 2  # a full bag cache starts over and still scores right
+    parts = bagged.featurizer.parts(docs[37])
+    assert np.allclose(bagged.scorer_.scores_from_parts(parts), w.state_scores(parts.join()))

@@ -11,7 +11,9 @@ A :class:`Scorer` is built once per loaded (or fitted) CRF and owned by its tagg
   per-word score vectors (a word's own and window features, scored once per distinct word;
   at most ``max_words``), per-row score vectors of the table and list feature groups (at
   most ``max_rows``; sentence, position, chunk and feeder rows recur from note to note) and
-  the bigram look-up tables (one per bigram prefix, bounded by the model's attributes).
+  the bigram look-up tables (one per bigram prefix, bounded by the model's attributes) and
+  the score vectors of context-bag attributes (``bagL=w``: one per word and side; at most
+  ``max_words``).
 
 The caches only save work: a score is the same float whether it was cached or not (each
 row is summed in its attributes' order by the same sparse product), so what a scorer
@@ -26,7 +28,7 @@ decoded before never changes what it returns.
 >>> sc.viterbi(S)[0].tolist(), sc.kernel.name
 ([1, 0], 'numpy')
 >>> sc.clear(); sc.cache_sizes()
-{'words': 0, 'rows': 0, 'pair_prefixes': 0}
+{'words': 0, 'rows': 0, 'pair_prefixes': 0, 'bag_attributes': 0}
 """
 
 from __future__ import annotations
@@ -97,13 +99,16 @@ class Scorer:
         self._word_rows = 0  # rows of _vecs in use (stale words leave theirs behind: never reused)
         self._offsets: tuple[int, ...] = ()
         self._rows: dict[tuple[str, ...], int] = {}  # feature row -> row in _row_vecs
+        self._bag: dict[str, int] = {}  # bag attribute ("bagL=w") -> row in _bag_vecs
+        self._bag_vecs: np.ndarray | None = None
         self._row_vecs: np.ndarray | None = None
         self._pairs: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # bigram prefix -> _pair_table
         self._pair_vocab: dict[str, int] = {}  # word -> id, shared by all prefixes
 
     def cache_sizes(self) -> dict[str, int]:
         """How many entries each cache holds."""
-        return {"words": len(self._words), "rows": len(self._rows), "pair_prefixes": len(self._pairs)}
+        return {"words": len(self._words), "rows": len(self._rows), "pair_prefixes": len(self._pairs),
+                "bag_attributes": len(self._bag)}
 
     def __getstate__(self) -> dict[str, Any]:  # pickles without its caches
         return {"weights": self.weights, "kernel": self.kernel, "max_words": self.max_words, "max_rows": self.max_rows}
@@ -182,18 +187,21 @@ class Scorer:
 
         A table or list group's feature lists (rows) are scored once per distinct row and
         the scores kept across documents; pair (bigram) features are only built for the
-        word pairs that can name a known attribute (:meth:`_pair_hits`). The groups' scores
-        are added in group order, each row summed in its attributes' order: the same floats
-        as scoring every group on its own.
+        word pairs that can name a known attribute (:meth:`_pair_hits`); a bag group adds one
+        kept vector per (word, side) to each token near that word. The bags' scores are added
+        first, then the other groups' in group order, each row summed in its attributes' order.
         """
         S = np.zeros((n, len(self.weights.labels)))
         # (group, first row in keys, its rows, token -> row; None: one row per token); rows < 0: pairs
         plan: list[tuple[Any, int, int, np.ndarray | None]] = []
         keys: list[tuple[str, ...]] = []
+        bags: list[Any] = []
         for g in groups:
             kind = getattr(g, "kind", "lists")
             if kind == "pairs":
                 plan.append((g, 0, -1, None))
+            elif kind == "bag":
+                bags.append(g)
             elif kind == "table":
                 if g.table:
                     plan.append((g, len(keys), len(g.table), np.asarray(g.ids, dtype=np.intp)))
@@ -201,6 +209,8 @@ class Scorer:
             else:
                 plan.append((g, len(keys), n, None))
                 keys.extend(tuple(r) for r in g.lists())
+        for g in bags:
+            self._add_bag_scores(S, g)
         if not plan:
             return S
         if len(self._rows) > self.max_rows:  # bound the cache (rows with rare words accumulate)
@@ -220,6 +230,30 @@ class Scorer:
                 own = ids[first : first + count]
                 S += vecs[own if tokens is None else own[tokens]]  # type: ignore[index]
         return S
+
+    def _add_bag_scores(self, S: np.ndarray, g: Any) -> None:
+        """Add a :class:`~notescrub.features.extract.BagGroup`'s scores to ``S``: each token gets
+        the score vectors of its bag words' attributes, one vector per (word, side), scored once."""
+        if not g.words or not len(S):
+            return
+        if len(self._bag) > self.max_words:
+            self._bag, self._bag_vecs = {}, None
+        cache = self._bag
+        for prefix, idx in zip(g.prefixes, (g.left, g.right)):
+            attrs = [prefix + w for w in g.words]
+            new = [a for a in attrs if a not in cache]
+            if new:
+                start = len(cache)
+                self._bag_vecs = _appended(self._bag_vecs, start, self.weights.state_scores([[a] for a in new]),
+                                           256, self.max_words)
+                for k, a in enumerate(new):
+                    cache[a] = start + k
+            rows = np.fromiter((cache[a] for a in attrs), dtype=np.intp, count=len(attrs))
+            vecs = np.zeros((len(attrs) + 1, S.shape[1]))  # the last row: no word there
+            vecs[:-1] = self._bag_vecs[rows]  # type: ignore[index]
+            at = np.where(idx >= 0, idx, len(attrs))
+            for j in range(at.shape[1]):
+                S += vecs[at[:, j]]
 
     def _add_rows(self, new: list[tuple[str, ...]]) -> None:
         """Score distinct feature rows (one sparse product) and keep their scores."""
