@@ -100,7 +100,17 @@ def test_drug_names_are_not_people_or_places(text, surface, label, kept):
 def test_date_range_is_not_a_slash_chain():
     pp = _model_rules("drop-date-in-slash-chain")
     assert _kept(pp, "Admitted 8/18-8/23/2084 for CHF.", "8/18", "DATE") == ["8/18"]
+    for dash in "\u2013\u2014\u2212\u2011":  # en dash, em dash, minus sign, non-breaking hyphen
+        assert _kept(pp, f"Hospitalized 04/21{dash}04/24/2093.", "04/21", "DATE") == ["04/21"]
+        assert _kept(pp, f"Window (03/14/2098{dash}05/13/2098)", "05/13/2098", "DATE") == ["05/13/2098"]
     assert _kept(pp, "Chem7: 140/4.0/107/25.7 today", "140/4.0", "DATE") == []
+
+
+def test_dates_joined_by_a_dash_are_two_dates():
+    pp = _model_rules("split-date-range")
+    assert _kept(pp, "Hospitalized 04/21\u201304/24/2093.", "04/21\u201304/24/2093", "DATE") == ["04/21", "04/24/2093"]
+    assert _kept(pp, "Clinic Mon \u2014 Fri", "Mon \u2014 Fri", "DATE") == ["Mon", "Fri"]
+    assert _kept(pp, "Seen 04-21-2093.", "04-21-2093", "DATE") == ["04-21-2093"]  # one date's hyphens stay
 
 
 def test_profession_ends_at_a_clause():
