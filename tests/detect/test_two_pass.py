@@ -114,3 +114,20 @@ def test_initials_that_are_medical_abbreviations_are_not_used():
     text = "Attending: David Moore."
     out = _derived([(text, [Span(11, 22, "DOCTOR", 0.95, "crf")]), ("PMH: DM/HTN/HLD.\nDM\n", [])])
     assert out[1] == []
+
+
+def test_initials_declared_in_a_staff_key_match_everywhere():
+    key = "Staff key: TK = Trudy Kolb RRT; RB = Roland Begay, MS\nObserver: Maribel Cota, MA (MC)"
+    spans = [Span(16, 26, "DOCTOR", 0.95, "crf"), Span(37, 49, "DOCTOR", 0.95, "crf"), Span(64, 76, "DOCTOR", 0.95, "crf")]
+    log = "02/07  NuStep 10 min   TK\n02/09  TM 1.0 mph   RB\n02/12  bands   MC\nmc and tk lower case are words"
+    out = _derived([(key, spans), (log, [])])
+    assert [x for x in out[0] if len(x[0]) == 2] == [("TK", "DOCTOR"), ("RB", "DOCTOR"), ("MC", "DOCTOR")]  # the key's own
+    assert out[1] == [("TK", "DOCTOR"), ("RB", "DOCTOR"), ("MC", "DOCTOR")]
+
+
+def test_declared_initials_must_be_the_names_initials():
+    # "MD: John Smith" is a credential label, not initials of the name; "PS = Paul Sato" fits
+    text = "MD: John Smith\nPS = Paul Sato"
+    spans = [Span(4, 14, "DOCTOR", 0.95, "crf"), Span(20, 29, "DOCTOR", 0.95, "crf")]
+    out = _derived([(text, spans), ("Seen by MD today.\nnote -- PS", [])])
+    assert out[1] == [("PS", "DOCTOR")]

@@ -15,7 +15,11 @@ what was found (not part of the Manchester system):
   matched only as a whole token in capitals;
 * the initials of a person's name ("Eilidh Baker" -> ``EB``/``eb``), matched only where
   initials are written: next to a slash ("EB/tk", "typed tk/eb"), after a dash ("-JHP")
-  or alone on a line (a signature).
+  or alone on a line (a signature);
+* initials a note declares for a found name, in a staff key or legend ("TK = Trudy Kolb",
+  "RB: Roland Begay") or in parentheses after it ("Rhonda Wahnee, LPN (RW)"), when they are
+  that name's initials: matched like an acronym, wherever written in capitals (the initials
+  columns of flowsheets and logs), also when they are a medical abbreviation too.
 
 It runs inside a :class:`~notescrub.pipeline.Pipeline` *after* the detectors whose
 layers it reads (``patient_level = True``, so the pipeline hands it each patient's
@@ -179,8 +183,12 @@ class PatientDictionary(Detector):
         elif phi in _NAME_TYPES:
             parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
             initials = "".join(w[0] for w in parts)
-            if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts) and not _ambiguous(initials):
-                derived[("initials", initials)][s.label] += 1
+            if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts):
+                if not _ambiguous(initials):
+                    derived[("initials", initials)][s.label] += 1
+                declared = _declared_initials(doc.text, s.start, s.end)
+                if declared in (initials, initials[0] + initials[-1]):
+                    derived[("acronym", declared)][s.label] += 1
 
     def _match_derived(self, doc: Document, derived: dict[tuple[str, str], str], taken: list[Span]) -> list[Span]:
         """Acronym and initials matches of ``doc`` outside the spans already ``taken``."""
@@ -263,6 +271,10 @@ _PAREN_ACRONYM = re.compile(r"[ \t]*\(([A-Z][A-Z&]{1,7})\)")
 #: characters looked at on each side of a candidate's line (a longer line is no signature line)
 _CONTEXT = 120
 _LINE_ALONE = re.compile(r"[ \t]*+[-–—]{0,2}[ \t]*$")
+#: a legend entry right before a name: "TK = ", "RB: ", "MC - " (at a line start or after , ; ( or space)
+_LEGEND_BEFORE = re.compile(r"(?<![\w.])([A-Z]{2,3})[ \t]*(?:=|:|--?|–)[ \t]*\Z")
+#: initials in parentheses after a name, past up to two credentials: ", LPN (RW)", " MA (MC)"
+_PAREN_AFTER_NAME = re.compile(r"(?:,?[ \t]+[A-Z][A-Za-z]{0,5}(?:-[A-Z]{1,3})?\.?){0,2}[ \t]*\(([A-Z]{2,3})\)")
 
 
 def _acronym(words: Sequence[str]) -> str | None:
@@ -278,6 +290,23 @@ def _ambiguous(token: str) -> bool:
     """A short form that is also a medical term, credential or ordinary word (MRI, ICU, RN)."""
     low = token.lower()
     return any(low in _lex(n) for n in ("medical_terms", "credentials", "eponyms", "common_words"))
+
+
+def _declared_initials(text: str, start: int, end: int) -> str | None:
+    """Initials written for the name at ``text[start:end]``: a legend entry before it on its line
+    ("TK = Trudy Kolb", "RB: ...", "MC - ...") or a parenthesis after it, past up to two
+    credentials ("Rhonda Wahnee, LPN (RW)"). Whether they fit the name is the caller's check.
+
+    >>> t = "Staff key: TK = Trudy Kolb RRT; Maribel Cota, MA (MC)"
+    >>> _declared_initials(t, 16, 26), _declared_initials(t, 32, 44)
+    ('TK', 'MC')
+    """
+    lo = max(0, start - 12)  # bounded look-behind: linear on hostile input
+    m = _LEGEND_BEFORE.search(text, lo, start)
+    if m:
+        return m.group(1)
+    m = _PAREN_AFTER_NAME.match(text, end, min(len(text), end + 40))
+    return m.group(1) if m else None
 
 
 def _initials_context(text: str, start: int, end: int) -> bool:
