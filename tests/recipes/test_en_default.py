@@ -159,3 +159,35 @@ def test_lowo_scores_extra_folders_apart_from_the_pooled_writers(monkeypatch):
     assert out["pooled"]["balanced"]["notes"] == 1 and out["pooled"]["balanced"]["leaked_tokens"] == 2
     everything = mod.evaluate_model("m", by_writer, ["w01", "hn"], presets=("balanced",))
     assert everything["pooled"]["balanced"]["notes"] == 3
+
+
+def test_lowo_sweep_scores_each_writer_with_its_model_at_each_bias(monkeypatch):
+    """scripts/lowo_en_default.py --sweep: pooled scores per O-bias, each writer's notes run
+    through its own model (a fold's, or the one --score model) at recall bias = -O-bias."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    calls = []
+
+    def finds_all_below(model, preset, golds, recall_bias=None):
+        calls.append((model, recall_bias))
+        preds = []
+        for g in golds:
+            q = g.copy(layers=False)
+            q.add_layer("gold", list(g.layer("gold")) if recall_bias > 2 else [])
+            preds.append(q)
+        return preds
+
+    monkeypatch.setattr(mod, "predict", finds_all_below)
+    notes = []
+    for i in (1, 2):
+        d = Document(f"n{i}", "Seen by Ann Lee today.")
+        d.add_layer("gold", [Span(8, 15, "PATIENT")])
+        notes.append(d)
+    out = mod.sweep({"w01": "fold-a", "w02": "fold-b"}, {"w01": notes[:1], "w02": notes[1:]}, [-1.0, -3.0])
+    assert sorted(calls) == [("fold-a", 1.0), ("fold-a", 3.0), ("fold-b", 1.0), ("fold-b", 3.0)]
+    assert out["-1.00"]["leaked_tokens"] == 4 and out["-3.00"]["leaked_tokens"] == 0
+    assert out["-3.00"]["notes"] == 2
