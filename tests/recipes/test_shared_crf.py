@@ -149,4 +149,4 @@ def test_scores_are_released_once_every_member_has_read_them(taggers: list[CRFTa
     shared[-1].scorer_.scores_from_parts(parts)
     assert group.cache_sizes()["documents"] == 0
     shared[0].scorer_.clear()  # a member's clear() empties the shared caches
-    assert group.cache_sizes() == {"words": 0, "rows": 0, "pair_prefixes": 0, "documents": 0}
+    assert group.cache_sizes() == {"words": 0, "rows": 0, "pair_prefixes": 0, "bag_attributes": 0, "documents": 0}

@@ -50,7 +50,7 @@ POST_FILE = Path(__file__).resolve().parents[1] / "models" / "en-default" / "pos
 PRESETS = {
     "precision": 0.0,
     "balanced": -1.0,
-    "high-recall": -2.1,
+    "high-recall": -2.2,
     "max-recall": -3.0,
 }
 DEFAULT_PRESET = "high-recall"
@@ -220,7 +220,7 @@ class EnDefaultTrainer:
             ComponentSpec("dictionary", "dictionary", options={"enabled": False}),
             ComponentSpec("crf", "stacked", dir="crf", options={"feeders": ["rules", "dictionary"],
                                                                "bias": PRESETS[DEFAULT_PRESET]}),
-            ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": 0.9, "derived_forms": True}),
+            ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": 0.7, "derived_forms": True}),
             ComponentSpec("post", "postprocess", options={"targets": ["crf", "two_pass"], "rules": POST_RULES,
                                                           "files": ["default.toml", POST_FILE.name]}),
         ]
