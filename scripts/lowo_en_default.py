@@ -20,7 +20,9 @@ Writers added after a model was built are unseen by it without any fold: ``--sco
 existing models on them only (no training); ``--extra DIR`` adds a folder outside the writers'
 corpus (the hard-negative set) as one more writer, reported on its own and left out of the
 pooled figures; ``--sweep B1,B2,...`` also scores each model at those CRF O-biases (pooled
-over the writers), to choose a preset's bias on writers the model never saw::
+over the writers), to choose a preset's bias on writers the model never saw; ``--set
+two_pass.min_score=0.7`` (any ``COMPONENT.OPTION=VALUE``) changes a component option of
+every model scored::
 
     python scripts/lowo_en_default.py --score en-default --writers w09,w10,w11,w12 --sweep=-2.1,-2.5 \\
         -o benchmarks/results/en-default-new-writers.json
@@ -63,9 +65,14 @@ def writer_docs(extra: list[Path] | None = None) -> dict[str, list]:
     return out
 
 
+#: component options set on every model this run builds (``--set crf.option=value``), e.g. the
+#: two-pass harvest threshold; filled by main()
+OVERRIDES: dict[str, dict[str, object]] = {}
+
+
 def predict(model: str, preset: str | None, golds: list, recall_bias: float | None = None) -> list:
     """Predicted copies of ``golds`` (predictions in layer ``gold``, as the scorer wants)."""
-    pipe = build(model, preset, recall_bias=recall_bias)
+    pipe = build(model, preset, OVERRIDES or None, recall_bias=recall_bias)
     preds = []
     for p in pipe.pipe([g.copy(layers=False) for g in golds]):
         q = p.copy(layers=False)
@@ -191,8 +198,16 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sweep", default="",
                     help="comma-separated CRF O-biases to score the fold models (or each --score model) at, pooled")
+    ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="COMPONENT.OPTION=VALUE",
+                    help="set a component option on every model scored (JSON value), e.g. two_pass.min_score=0.7")
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
+    for item in args.overrides:
+        key, _, value = item.partition("=")
+        component, _, option = key.partition(".")
+        if not (component and option and value):
+            raise SystemExit(f"--set {item!r}: give COMPONENT.OPTION=VALUE")
+        OVERRIDES.setdefault(component, {})[option] = json.loads(value)
     if args.score:
         by_writer = writer_docs(args.extra)
         writers = [w.strip() for w in args.writers.split(",") if w.strip()]
@@ -201,6 +216,7 @@ def main() -> None:
             raise SystemExit(f"--score needs --writers that exist (unknown: {sorted(unknown)})")
         extras = frozenset(folder.name for folder in args.extra)
         report = {"writers": writers, "presets": list(PRESETS), "pooled_without": sorted(extras & set(writers)),
+                  "overrides": OVERRIDES,
                   "models": {m: evaluate_model(m, by_writer, writers, apart=extras) for m in args.score}}
         if args.sweep:
             biases = [float(b) for b in args.sweep.split(",")]

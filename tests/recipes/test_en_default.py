@@ -191,3 +191,27 @@ def test_lowo_sweep_scores_each_writer_with_its_model_at_each_bias(monkeypatch):
     assert sorted(calls) == [("fold-a", 1.0), ("fold-a", 3.0), ("fold-b", 1.0), ("fold-b", 3.0)]
     assert out["-1.00"]["leaked_tokens"] == 4 and out["-3.00"]["leaked_tokens"] == 0
     assert out["-3.00"]["notes"] == 2
+
+
+def test_lowo_set_passes_component_options_to_every_model(monkeypatch):
+    """scripts/lowo_en_default.py --set two_pass.min_score=0.7 reaches build() as an override."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    seen = []
+
+    class NoPipe:
+        def pipe(self, docs):
+            return iter(docs)
+
+    def fake_build(model, preset, overrides=None, recall_bias=None):
+        seen.append(overrides)
+        return NoPipe()
+
+    monkeypatch.setattr(mod, "build", fake_build)
+    monkeypatch.setattr(mod, "OVERRIDES", {"two_pass": {"min_score": 0.7}})
+    mod.predict("m", "high-recall", [Document("n", "x")])
+    assert seen == [{"two_pass": {"min_score": 0.7}}]
