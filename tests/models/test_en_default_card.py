@@ -108,10 +108,12 @@ def test_ninth_wave_per_writer() -> None:
 
 
 def test_the_shipped_model_is_the_one_measured() -> None:
-    """The packaged model.json records the training the ninth-wave section describes."""
+    """The packaged model.json records the training the eleventh-wave section describes."""
     meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
-    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 2314
-    assert sorted(meta["data"]["writers"]) == [f"w{i:02d}" for i in range(1, 39)]
+    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 2901
+    assert sorted(meta["data"]["writers"]) == [f"w{i:02d}" for i in range(1, 51)]
+    two_pass = next(c for c in meta["components"] if c["name"] == "two_pass")
+    assert two_pass["options"]["min_score"] == 0.7 and meta["presets"]["high-recall"]["components"]["crf"]["bias"] == -2.2
 
 
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
@@ -141,3 +143,39 @@ def test_candidate_rows(wave: str, preset: str) -> None:
     data = CANDIDATE["waves"][wave]
     model = data["models"][CANDIDATE["model"]]
     assert f"| {wave} | `{preset}` | " + _pooled_cells(model, data["writers"], preset) in CARD
+
+
+CHOICE_GRID = json.loads((ROOT / "benchmarks" / "results" / "en-default-choice-w45-w50.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("min_score", sorted(CHOICE_GRID["grid"]))
+def test_choice_grid_row(min_score: str) -> None:
+    """The two-pass threshold and high-recall bias were chosen on w45-w50 from this grid."""
+    cells = [f"{r['binary_token']['precision']:.4f} / {r['binary_token']['recall']:.4f} ({r['leaked_tokens']})"
+             for _, r in sorted(CHOICE_GRID["grid"][min_score].items(), key=lambda kv: -float(kv[0]))]
+    assert f"| {min_score} | " + " | ".join(cells) + " |" in CARD
+
+
+ELEVENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w57-w62.json").read_text(encoding="utf-8"))
+CHOICE_TENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w51-w56-choice.json").read_text(encoding="utf-8"))
+RELEASES = {"en-default-w01-w38 (previous release)": "w01-w38 (previous release, as shipped)",
+            "en-default-w01-w38 (new settings)": "w01-w38, this release's settings",
+            "en-default-w01-w50 (this release)": "**w01-w50** (this release)"}
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("data", [ELEVENTH, CHOICE_TENTH], ids=["w57-w62", "w51-w56"])
+def test_eleventh_release_rows(data: dict, preset: str) -> None:
+    assert data["pooled_without"] == ["hn01-test"]
+    for name, model in data["models"].items():
+        h = model["hn01-test"][preset]["binary_token"]
+        row = (f"| {RELEASES[name]} | `{preset}` | " + _pooled_cells(model, data["writers"], preset)
+               + f" {h['precision']:.3f} / {h['recall']:.3f} |")
+        assert row in CARD, row
+
+
+def test_eleventh_wave_per_writer() -> None:
+    model = ELEVENTH["models"]["en-default-w01-w50 (this release)"]
+    text = " ".join(CARD.split())
+    for w in (w for w in ELEVENTH["writers"] if w.startswith("w")):
+        assert _writer_quote(model, w) in text, _writer_quote(model, w)
