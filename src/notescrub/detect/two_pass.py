@@ -19,7 +19,7 @@ what was found (not part of the Manchester system):
 * initials a note declares for a found name, in a staff key or legend ("TK = Trudy Kolb",
   "RB: Roland Begay") or in parentheses after it ("Rhonda Wahnee, LPN (RW)"), when they are
   that name's initials: matched like an acronym, wherever written in capitals (the initials
-  columns of flowsheets and logs), also when they are a medical abbreviation too.
+  columns of flowsheets and logs), even when they are also a medical abbreviation.
 
 It runs inside a :class:`~notescrub.pipeline.Pipeline` *after* the detectors whose
 layers it reads (``patient_level = True``, so the pipeline hands it each patient's
