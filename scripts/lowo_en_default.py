@@ -18,7 +18,9 @@ same writers, for a before/after table.
 
 Writers added after a model was built are unseen by it without any fold: ``--score`` runs
 existing models on them only (no training); ``--extra DIR`` adds a folder outside the writers'
-corpus (the hard-negative set) as one more writer, reported on its own and left out of the
+corpus (the hard-negative set; ``--extra hn01-test`` is the half of
+``corpora/en-hard-negatives/hn01`` nobody read, ``hn01-dev`` the other) as one more writer,
+reported on its own and left out of the
 pooled figures; ``--sweep B1,B2,...`` also scores each model at those CRF O-biases (pooled
 over the writers), to choose a preset's bias on writers the model never saw; ``--set
 two_pass.min_score=0.7`` (any ``COMPONENT.OPTION=VALUE``) changes a component option of
@@ -48,6 +50,8 @@ from notescrub.taxonomy import canonical
 ROOT = Path(__file__).resolve().parents[1]
 WRITERS = ROOT / "corpora" / "en-writers"
 EN_DEV = ROOT.parent / "shared" / "corpora" / "en-dev" / "en-dev.jsonl"
+HARD_NEGATIVES = ROOT / "corpora" / "en-hard-negatives"
+_HARD_NEGATIVE_HALF = re.compile(r"(hn\d+)-(dev|test)")
 PRESETS = ("balanced", "high-recall", "max-recall")
 _TOKEN = re.compile(r"\w+")
 
@@ -61,8 +65,20 @@ def writer_docs(extra: list[Path] | None = None) -> dict[str, list]:
     for folder in extra or []:
         if folder.name in out:
             raise SystemExit(f"--extra {folder}: a writer named {folder.name!r} exists already")
-        out[folder.name] = list(read_corpus(folder, "inline"))
+        out[folder.name] = extra_docs(folder)
     return out
+
+
+def extra_docs(folder: Path) -> list:
+    """The notes of an ``--extra`` folder. ``hn01-dev`` / ``hn01-test`` (when no such folder
+    exists) are the odd- / even-numbered patients of ``corpora/en-hard-negatives/hn01``: the
+    half read to write rules and the half nobody read (corpora/en-hard-negatives/README.md)."""
+    m = _HARD_NEGATIVE_HALF.fullmatch(str(folder))
+    if not folder.is_dir() and m and (HARD_NEGATIVES / m.group(1)).is_dir():
+        parity = 1 if m.group(2) == "dev" else 0
+        return [d for d in read_corpus(HARD_NEGATIVES / m.group(1), "inline")
+                if int(re.sub(r"\D", "", d.patient_id or "") or 0) % 2 == parity]
+    return list(read_corpus(folder, "inline"))
 
 
 #: component options set on every model this run builds (``--set crf.option=value``), e.g. the

@@ -215,3 +215,16 @@ def test_lowo_set_passes_component_options_to_every_model(monkeypatch):
     monkeypatch.setattr(mod, "OVERRIDES", {"two_pass": {"min_score": 0.7}})
     mod.predict("m", "high-recall", [Document("n", "x")])
     assert seen == [{"two_pass": {"min_score": 0.7}}]
+
+
+def test_lowo_hard_negative_halves_need_no_hand_made_folder():
+    """--extra hn01-test / hn01-dev are the even / odd-numbered patients of en-hard-negatives/hn01."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    test, dev = mod.extra_docs(Path("hn01-test")), mod.extra_docs(Path("hn01-dev"))
+    assert test and dev and len(test) + len(dev) == len(list((root / "corpora" / "en-hard-negatives" / "hn01").glob("P*.txt")))
+    assert all(int(d.patient_id[1:]) % 2 == 0 for d in test) and all(int(d.patient_id[1:]) % 2 == 1 for d in dev)
