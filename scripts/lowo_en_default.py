@@ -20,11 +20,11 @@ Writers added after a model was built are unseen by it without any fold: ``--sco
 existing models on them only (no training); ``--extra DIR`` adds a folder outside the writers'
 corpus (the hard-negative set; ``--extra hn01-test`` is the half of
 ``corpora/en-hard-negatives/hn01`` nobody read, ``hn01-dev`` the other) as one more writer,
-reported on its own and left out of the
-pooled figures; ``--sweep B1,B2,...`` also scores each model at those CRF O-biases (pooled
-over the writers), to choose a preset's bias on writers the model never saw; ``--set
-two_pass.min_score=0.7`` (any ``COMPONENT.OPTION=VALUE``) changes a component option of
-every model scored::
+reported on its own and left out of the pooled figures; ``--sweep B1,B2,...`` also scores
+each model at those CRF O-biases (pooled over the writers), to choose a preset's bias on
+writers the model never saw; ``--set two_pass.min_score=0.7`` (any
+``COMPONENT.OPTION=VALUE``; the value is read as JSON, else as a string) changes a
+component option of every model scored::
 
     python scripts/lowo_en_default.py --score en-default --writers w09,w10,w11,w12 --sweep=-2.1,-2.5 \\
         -o benchmarks/results/en-default-new-writers.json
@@ -223,7 +223,11 @@ def main() -> None:
         component, _, option = key.partition(".")
         if not (component and option and value):
             raise SystemExit(f"--set {item!r}: give COMPONENT.OPTION=VALUE")
-        OVERRIDES.setdefault(component, {})[option] = json.loads(value)
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError:
+            parsed = value  # a bare word: a string option
+        OVERRIDES.setdefault(component, {})[option] = parsed
     if args.score:
         by_writer = writer_docs(args.extra)
         writers = [w.strip() for w in args.writers.split(",") if w.strip()]
