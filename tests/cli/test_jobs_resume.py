@@ -1,5 +1,6 @@
 """``--jobs N`` gives the same bytes for every N; ``--resume`` after SIGKILL gives the same bytes too."""
 
+import fcntl
 import json
 import os
 import signal
@@ -87,6 +88,25 @@ def _kill_after(cmd, env, folder: Path, chunks: int) -> bool:
     raise AssertionError("no chunk file appeared")
 
 
+def _wait_for_orphans(out: Path) -> None:
+    """Wait until no orphaned worker of a killed run holds the output's lock any more (workers
+    inherit the lock's file descriptor and exit once they notice their parent is gone)."""
+    from notescrub.io.atomic import _LOCK_PREFIX
+
+    lock = out.parent / f"{_LOCK_PREFIX}{out.name}"
+    deadline = time.monotonic() + 60
+    while lock.exists() and time.monotonic() < deadline:
+        fd = os.open(lock, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return
+        except OSError:
+            time.sleep(0.1)
+        finally:
+            os.close(fd)
+
+
 @pytest.mark.parametrize("kill_at", [1, 6])
 def test_sigkill_then_resume_gives_the_uninterrupted_bytes(corpus, tmp_path, kill_at):
     src, key = corpus
@@ -98,7 +118,7 @@ def test_sigkill_then_resume_gives_the_uninterrupted_bytes(corpus, tmp_path, kil
                     "--chunk-size", "10")
     assert _kill_after(cmd, env, folder, kill_at), "the run ended before it could be killed"
     assert not out.exists() and folder.is_dir()
-    time.sleep(1.5)  # orphaned workers notice their parent is gone and exit
+    _wait_for_orphans(out)  # orphaned workers notice their parent is gone and exit
     # without --resume: a clear refusal, nothing touched
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert again.returncode == 2 and "--resume" in again.stderr and folder.is_dir() and not out.exists()
@@ -109,6 +129,7 @@ def test_sigkill_then_resume_gives_the_uninterrupted_bytes(corpus, tmp_path, kil
     finished_before = len(list(folder.glob("chunk-*.pkl")))
     if _kill_after(cmd + ["--resume"], env, folder, finished_before + 2):
         assert not out.exists()
+        _wait_for_orphans(out)
     done = subprocess.run(cmd + ["--resume"], env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == ref.read_bytes()
@@ -180,7 +201,7 @@ def test_table_shape_same_bytes_for_jobs_and_after_sigkill_resume(table, tmp_pat
                     "--chunk-size", "10", *TABLE_OPTS)
     assert _kill_after(cmd, env, folder, 3), "the run ended before it could be killed"
     assert not out.exists()
-    time.sleep(1.5)  # orphaned workers notice their parent is gone and exit
+    _wait_for_orphans(out)  # orphaned workers notice their parent is gone and exit
     done = subprocess.run(cmd + ["--resume"], env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == ref.read_bytes()
