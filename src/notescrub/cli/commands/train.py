@@ -44,9 +44,9 @@ Recipes:
             beside a source checkout, or --set en_dev=FILE --set writers=DIR); --train is
             optional and, like --add, adds notes. Other parameters: --set iterations=100,
             c1, c2, synth_patients=80, seed=7, recase=false, context_bag=4,
-            holdout_writers=w01,... Takes long: the packaged model trained for 3,187 s
-            (53 min, 2,314 documents, 100 iterations) on a 2-core machine shared with a
-            second build (docs/en-default.md).
+            holdout_writers=w01,... Takes long: the packaged model trained for 3,925 s
+            (65 min, 2,901 documents, 100 iterations) on a 2-core machine whose other core
+            was busy (docs/en-default.md).
 
 Progress (as for deid and annotate, on stderr): on a terminal a bar per CRF being
 trained with L-BFGS iterations done / max, the loss and the elapsed time; otherwise
