@@ -9,6 +9,13 @@ the result is cached on the document (keyed by tokenizer setting).
 [('HPI', 0, 'HPI'), (':', 0, 'HPI'), ('Mr', 1, 'HPI')]
 >>> v.token_index_at(5)
 2
+
+Long runs of punctuation (separator lines such as ``-----`` or ``=====``, or hostile input
+such as 100,000 dots) are not worth one CRF step per character: of a run of more than
+``2 * INERT_KEEP`` consecutive one-character punctuation tokens only the first and last
+:data:`INERT_KEEP` stay in the view (:func:`drop_inert_runs`). Such a run holds no PHI,
+and what a kept token sees is unchanged: windows reach two tokens, context bags skip
+punctuation, and a sentence with the run keeps more than 20 tokens (the top length bucket).
 """
 
 from __future__ import annotations
@@ -22,7 +29,10 @@ from notescrub.text.segment import Heading, lines, sections, sentences
 from notescrub.text.tokenize import Token, TokenizerMode, mode_key, tokenize
 from notescrub.types import Document
 
-__all__ = ["TokenView", "token_view"]
+__all__ = ["INERT_KEEP", "TokenView", "drop_inert_runs", "token_view"]
+
+#: tokens kept at each end of a long run of one-character punctuation tokens
+INERT_KEEP = 12
 
 
 @dataclass(frozen=True)
@@ -31,7 +41,7 @@ class TokenView:
 
     Attributes
     ----------
-    tokens: the tokens.
+    tokens: the tokens (the middle of long punctuation runs left out, see the module doc).
     line: 0-based line index of each token.
     n_lines: number of lines in the document.
     sentence: sentence index of each token (-1 if outside every sentence).
@@ -68,9 +78,34 @@ class TokenView:
         return range(lo, hi)
 
 
+def _inert(t: Token) -> bool:
+    return len(t.text) == 1 and not t.text.isalnum()
+
+
+def drop_inert_runs(tokens: list[Token], keep: int = INERT_KEEP) -> list[Token]:
+    """``tokens`` without the middle of each run of more than ``2 * keep`` consecutive
+    one-character punctuation tokens (the first and last ``keep`` of the run stay). Linear.
+
+    >>> from notescrub.text.tokenize import tokenize
+    >>> [t.text for t in drop_inert_runs(tokenize("Seen - - - - - - today"), keep=2)]
+    ['Seen', '-', '-', '-', '-', 'today']
+    """
+    out: list[Token] = []
+    run = 0  # length of the punctuation run that ends at the last token read
+    for t in tokens:
+        if _inert(t):
+            run += 1
+            if run > 2 * keep:  # the run is long: keep its first `keep` and a rolling last `keep`
+                del out[-keep]
+        else:
+            run = 0
+        out.append(t)
+    return out
+
+
 def _build(doc: Document, fused: TokenizerMode) -> TokenView:
     text = doc.text
-    toks = tokenize(text, fused=fused)
+    toks = drop_inert_runs(tokenize(text, fused=fused))
     line_offs = lines(text)
     sents = sentences(text)
     heads = sections(text)

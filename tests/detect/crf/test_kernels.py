@@ -123,3 +123,22 @@ def test_empty_and_one_token_sequences(mode):
     assert np.allclose(fb.marginals.sum(1), 1.0)
     fb0 = k.forward_backward(np.zeros((0, 3)), T)
     assert fb0.marginals.shape == (0, 3) and fb0.log_z == 0.0
+
+
+@pytest.mark.parametrize("mode", ["numpy", "numba"])
+def test_gather_add_adds_rows_column_by_column_skipping_negative_indices(mode):
+    k = crf_kernels.kernel(mode)
+    rng = np.random.default_rng(3)
+    V = rng.normal(size=(50, 7))
+    idx = rng.integers(-1, 50, size=(400, 9))
+    idx[:, 4] = -1  # a column with no row at all
+    S = rng.normal(size=(400, 7))
+    want = S.copy()
+    for j in range(idx.shape[1]):  # the reference: one column at a time, in order
+        for i in range(len(S)):
+            if idx[i, j] >= 0:
+                want[i] += V[idx[i, j]]
+    k.gather_add(S, V, idx)
+    assert np.array_equal(S, want)
+    k.gather_add(S, V, np.zeros((400, 0), dtype=np.int64))  # no columns: nothing changes
+    assert np.array_equal(S, want)

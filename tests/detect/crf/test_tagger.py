@@ -440,3 +440,14 @@ def test_bag_group_scores_equal_flat_scores(docs):
     bagged.scorer_.max_words = 2  # a full bag cache starts over and still scores right
     parts = bagged.featurizer.parts(docs[37])
     assert np.allclose(bagged.scorer_.scores_from_parts(parts), w.state_scores(parts.join()))
+
+
+def test_numba_and_numpy_scorers_give_the_same_floats(fitted, docs):
+    # the compiled gather adds each token's score rows in numpy's order: bit for bit
+    pytest.importorskip("numba")
+    from notescrub.detect.crf import kernels as crf_kernels
+
+    a, b = Scorer(fitted.weights_, crf_kernels.kernel("numpy")), Scorer(fitted.weights_, crf_kernels.kernel("numba"))
+    for d in docs[:40] + [Document("s", "Dr. " * 300), Document("e", "")]:
+        parts = fitted.featurizer.parts(d)
+        assert np.array_equal(a.scores_from_parts(parts), b.scores_from_parts(parts))

@@ -109,3 +109,16 @@ def forward_backward_loop(S: np.ndarray, E: np.ndarray) -> tuple[np.ndarray, np.
     for t in range(n):
         log_z += np.log(c[t]) + shift[t]
     return alpha, beta, c, shift, P, log_z
+
+
+@_jit
+def gather_add_loop(S: np.ndarray, V: np.ndarray, idx: np.ndarray) -> None:
+    """``S[i] += V[idx[i, j]]`` for every column ``j`` in order, skipping ``idx < 0`` (in place)."""
+    n, J = idx.shape
+    L = S.shape[1]
+    for i in range(n):
+        for j in range(J):
+            r = idx[i, j]
+            if r >= 0:
+                for y in range(L):
+                    S[i, y] += V[r, y]

@@ -7,6 +7,9 @@ machine speed:
 
 * Viterbi is the textbook recursion (first index on ties) with the exact shortcut of
   :func:`notescrub.detect.crf.decode.viterbi`: paths and scores are numpy's, bit for bit;
+* gathering score rows into the state scores (``S[i] += V[idx[i, j]]``, the scorer's
+  inner step) adds in numpy's order, so state scores are numpy's bit for bit, without
+  numpy's one ``tokens x labels`` temporary per feature column;
 * forward-backward is the classic scaled recursion (``alpha[t]`` sums to 1, ``beta``
   divided by the same scales); numpy's defers its rescaling, so marginals and ``log Z``
   agree with numpy's up to rounding (about 1e-13), not bit for bit.
@@ -49,7 +52,7 @@ from notescrub.detect.crf import decode as crf_decode
 from notescrub.detect.crf.decode import ForwardBackward, Reach, viterbi_shortcut_reach
 from notescrub.errors import ConfigError
 
-__all__ = ["ENV", "LEGACY_ENV", "MODES", "NUMPY", "Kernel", "kernel", "setting"]
+__all__ = ["ENV", "LEGACY_ENV", "MODES", "NUMPY", "Kernel", "gather_add", "kernel", "setting"]
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,30 @@ class ViterbiFn(Protocol):
     """``(S, T, reach=None) -> (path, score)``; ``reach``: ``crf_decode.transition_reach(T)``."""
 
     def __call__(self, S: np.ndarray, T: np.ndarray, reach: Reach | None = None) -> tuple[np.ndarray, float]: ...
+
+
+class GatherAddFn(Protocol):
+    """``(S, V, idx) -> None``: ``S[i] += V[idx[i, j]]`` for each column ``j`` in turn, ``idx < 0`` skipped."""
+
+    def __call__(self, S: np.ndarray, V: np.ndarray, idx: np.ndarray) -> None: ...
+
+
+def gather_add(S: np.ndarray, V: np.ndarray, idx: np.ndarray) -> None:
+    """Add rows of ``V`` to ``S`` in place: ``S[i] += V[idx[i, j]]`` for each column ``j`` of
+    ``idx`` in turn; an index below 0 adds nothing (numpy's version of the kernel step).
+
+    >>> S = np.zeros((3, 2)); V = np.array([[1.0, 2.0], [10.0, 20.0]])
+    >>> gather_add(S, V, np.array([[0, 1], [1, -1], [-1, -1]]))
+    >>> S.tolist()
+    [[11.0, 22.0], [10.0, 20.0], [0.0, 0.0]]
+    """
+    for j in range(idx.shape[1]):
+        col = idx[:, j]
+        ok = col >= 0
+        if ok.all():
+            S += V[col]
+        elif ok.any():
+            S[ok] += V[col[ok]]
 
 
 class ForwardBackwardFn(Protocol):
@@ -83,6 +110,7 @@ class Kernel:
     name: str
     viterbi: ViterbiFn
     forward_backward: ForwardBackwardFn
+    gather_add: GatherAddFn = gather_add
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return kernel, (self.name,)
@@ -163,8 +191,15 @@ def _compile() -> Kernel:
         alpha, beta, c, shift, P, log_z = _crf_numba.forward_backward_loop(np.ascontiguousarray(S, dtype=np.float64), E)
         return ForwardBackward(alpha, beta, c, shift, P, E, float(log_z))
 
+    def gather_add_compiled(S: np.ndarray, V: np.ndarray, idx: np.ndarray) -> None:
+        if S.dtype != np.float64 or V.dtype != np.float64 or not (S.flags.c_contiguous and V.flags.c_contiguous):
+            gather_add(S, V, idx)  # (the scorer's arrays never are: this keeps the contract)
+            return
+        _crf_numba.gather_add_loop(S, V, np.ascontiguousarray(idx, dtype=np.int64))
+
     # compile (or load from numba's cache) now, not in the middle of the first document
     S0, T0 = np.zeros((2, 2)), np.zeros((2, 2))
     viterbi(S0, T0)
     forward_backward(S0, T0)
-    return Kernel("numba", viterbi, forward_backward)
+    gather_add_compiled(S0, T0, np.zeros((2, 1), dtype=np.int64))
+    return Kernel("numba", viterbi, forward_backward, gather_add_compiled)

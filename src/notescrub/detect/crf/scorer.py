@@ -155,15 +155,20 @@ class Scorer:
                 cache.pop(w, None)
             self._add_words(new, offsets)
         rows = np.fromiter((cache[w][1] for w in parts.words), dtype=np.int64, count=n)
-        G = self._vecs[rows]  # type: ignore[index]
-        S += G[:, 0]
-        for k, o in enumerate(offsets):  # token i gets the offset-o features of word i + o
+        vecs = self._vecs
+        assert vecs is not None
+        width = vecs.shape[1]
+        # token i gets its own word's row, then the offset-o features of word i + o, in that order
+        idx = np.full((n, 1 + len(offsets)), -1, dtype=np.int64)
+        idx[:, 0] = rows * width
+        for k, o in enumerate(offsets):
             if abs(o) >= n:
                 continue
             if o > 0:
-                S[: n - o] += G[o:, 1 + k]
+                idx[: n - o, 1 + k] = rows[o:] * width + 1 + k
             else:
-                S[-o:] += G[: n + o, 1 + k]
+                idx[-o:, 1 + k] = rows[: n + o] * width + 1 + k
+        self.kernel.gather_add(S, vecs.reshape(-1, vecs.shape[2]), idx)
         return S
 
     def _add_words(self, new: dict[str, Any], offsets: tuple[int, ...]) -> None:
@@ -220,15 +225,24 @@ class Scorer:
         if new:
             self._add_rows(new)
         vecs = self._row_vecs
-        ids = np.fromiter((rows[k] for k in keys), dtype=np.intp, count=len(keys))
+        ids = np.fromiter((rows[k] for k in keys), dtype=np.int64, count=len(keys))
+        columns: list[np.ndarray] = []  # token -> row, one per table/list group, added together
+
+        def flush() -> None:
+            if columns:
+                self.kernel.gather_add(S, vecs, np.stack(columns, axis=1))  # type: ignore[arg-type]
+                columns.clear()
+
         for g, first, count, tokens in plan:
             if count < 0:
+                flush()  # (in group order: the pair scores come after the groups before them)
                 toks, cols = self._pair_hits(g)
                 if toks:
                     self.weights.add_pair_scores(S, toks, cols)
             elif count and n:  # (no rows or no tokens: nothing to add)
                 own = ids[first : first + count]
-                S += vecs[own if tokens is None else own[tokens]]  # type: ignore[index]
+                columns.append(own if tokens is None else own[tokens])
+        flush()
         return S
 
     def _add_bag_scores(self, S: np.ndarray, g: Any) -> None:
@@ -239,21 +253,21 @@ class Scorer:
         if len(self._bag) > self.max_words:
             self._bag, self._bag_vecs = {}, None
         cache = self._bag
-        for prefix, idx in zip(g.prefixes, (g.left, g.right)):
+        sides = []
+        for prefix in g.prefixes:
             attrs = [prefix + w for w in g.words]
-            new = [a for a in attrs if a not in cache]
+            new = list(dict.fromkeys(a for a in attrs if a not in cache))
             if new:
                 start = len(cache)
                 self._bag_vecs = _appended(self._bag_vecs, start, self.weights.state_scores([[a] for a in new]),
                                            256, self.max_words)
                 for k, a in enumerate(new):
                     cache[a] = start + k
-            rows = np.fromiter((cache[a] for a in attrs), dtype=np.intp, count=len(attrs))
-            vecs = np.zeros((len(attrs) + 1, S.shape[1]))  # the last row: no word there
-            vecs[:-1] = self._bag_vecs[rows]  # type: ignore[index]
-            at = np.where(idx >= 0, idx, len(attrs))
-            for j in range(at.shape[1]):
-                S += vecs[at[:, j]]
+            sides.append(np.fromiter((cache[a] for a in attrs), dtype=np.int64, count=len(attrs)))
+        # token -> kept vector of each bag place (left places, then right), -1: no word there
+        idx = np.concatenate([np.where(at >= 0, rows[np.maximum(at, 0)], -1)
+                              for rows, at in zip(sides, (g.left, g.right))], axis=1)
+        self.kernel.gather_add(S, self._bag_vecs, idx)  # type: ignore[arg-type]
 
     def _add_rows(self, new: list[tuple[str, ...]]) -> None:
         """Score distinct feature rows (one sparse product) and keep their scores."""

@@ -36,6 +36,7 @@ naming the file, the line and the rule.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -629,21 +630,26 @@ _NAME_LABELS = frozenset({"PATIENT", "DOCTOR"})
 _TRIM_WORD = re.compile(r"[^\s,;:()]+")
 
 
-def _trim_name(text: str, start: int, end: int) -> tuple[int, int]:
-    """Shrink a name span past leading/trailing titles, credentials, dates and ALL-CAPS jargon."""
+@functools.cache
+def _trim_lexicons() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """(leading words, trailing words, medical terms, common words) of :func:`_trim_name`, built once."""
     from notescrub.lexicons import lexicon
 
-    words = [(m.start(), m.end()) for m in _TRIM_WORD.finditer(text, start, end)]
     lead = lexicon("titles") | lexicon("credentials")
     tail = lead | lexicon("months") | lexicon("weekdays")
-    med = lexicon("medical_terms")
+    return frozenset(lead), frozenset(tail), lexicon("medical_terms"), lexicon("common_words")
+
+
+def _trim_name(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink a name span past leading/trailing titles, credentials, dates and ALL-CAPS jargon."""
+    words = [(m.start(), m.end()) for m in _TRIM_WORD.finditer(text, start, end)]
+    lead, tail, med, common = _trim_lexicons()
 
     def norm(a: int, b: int) -> str:
         return text[a:b].lower().rstrip(".")
 
     while words and (norm(*words[0]) in lead or text[words[0][0] : words[0][1]].rstrip(".").lower() in lead):
         words.pop(0)
-    common = lexicon("common_words")
     mixed = any(not text[a:b].isupper() for a, b in words)
 
     def jargon(a: int, b: int) -> bool:  # ALL-CAPS word inside a mixed-case name: FROM, PGY, MRN
