@@ -77,9 +77,12 @@ def add_model_options(p: argparse.ArgumentParser, *, model_help: str | None = No
 def load_model_from_args(args: argparse.Namespace) -> Any:
     """The pipeline named by ``--model`` at ``--preset``, built with ``--recall-bias`` and ``--threshold``."""
     from notescrub.assemble import build
+    from notescrub.gcfreeze import freeze_loaded
 
-    return build(args.model, getattr(args, "preset", None), recall_bias=getattr(args, "recall_bias", None),
+    pipe = build(args.model, getattr(args, "preset", None), recall_bias=getattr(args, "recall_bias", None),
                  threshold=getattr(args, "threshold", None))
+    freeze_loaded()  # one model per command: keep it out of the cyclic collector's walks
+    return pipe
 
 
 def add_batch_options(p: argparse.ArgumentParser) -> None:

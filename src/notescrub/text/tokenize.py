@@ -135,10 +135,12 @@ def tokenize(text: str, *, fused: TokenizerMode = True) -> list[Token]:
         for m in _PLAIN_RE.finditer(text):
             append(Token(m.start(), m.end(), m.group()))
         return out
+    new = tuple.__new__  # (Token(...) without the keyword handling: most of a token's cost)
     for m in _FUSED_RE.finditer(text):
         word = m.group()
         if word[0].isalpha() and _needs_camel_split(word):
             _camel_pieces(word, m.start(), out)
         else:
-            append(Token(m.start(), m.end(), word))
+            start = m.start()
+            append(new(Token, (start, start + len(word), word)))
     return out

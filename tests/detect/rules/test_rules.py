@@ -69,6 +69,7 @@ POSITIVE = [
      [("77 Birch Hollow Road, Apt 5", "STREET"), ("Elmton", "CITY"), ("VT", "STATE"), ("05001", "ZIP")]),
     # contextual names; titles and credentials stay outside
     ("Seen by Dr. Amara Osei today", [("Amara Osei", "DOCTOR")]),
+    ("note cc Dr. Dr. Lena Hoyt (typo)", [("Lena Hoyt", "DOCTOR")]),  # a doubled title: the name after the second
     ("Tomasz Wrobel, MD", [("Tomasz Wrobel", "DOCTOR")]),
     ("Mrs. Delacroix reports", [("Delacroix", "PATIENT")]),
     ("her daughter Ifeoma called", [("Ifeoma", "PATIENT")]),

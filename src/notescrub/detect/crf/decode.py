@@ -323,9 +323,19 @@ def sequence_score(S: np.ndarray, T: np.ndarray, path: Sequence[int] | np.ndarra
 def segment_probability(fb: ForwardBackward, path: Sequence[int] | np.ndarray, a: int, b: int) -> float:
     """``P(y_a..y_{b-1} = path[a:b] | x)``: the probability of a decoded span's labels."""
     p = float(fb.alpha[a, path[a]])
-    for t in range(a + 1, b):
-        p *= fb.expT[path[t - 1], path[t]] * fb.expS[t, path[t]] / fb.scale[t]
+    if b - a > _LONG_SPAN:  # one array expression instead of a Python step per token
+        y = np.asarray(path[a:b], dtype=np.int64)
+        steps = np.arange(a + 1, b)
+        factors = fb.expT[y[:-1], y[1:]] * fb.expS[steps, y[1:]] / fb.scale[steps]
+        p *= float(np.prod(factors))
+    else:
+        for t in range(a + 1, b):
+            p *= fb.expT[path[t - 1], path[t]] * fb.expS[t, path[t]] / fb.scale[t]
     return min(1.0, p * float(fb.beta[b - 1, path[b - 1]]))
+
+
+#: spans longer than this (tokens) are scored with array operations (same value up to rounding)
+_LONG_SPAN = 32
 
 
 # one weight line of a CRFsuite dump, as pycrfsuite's own parser reads it ("(k) x --> y: w")

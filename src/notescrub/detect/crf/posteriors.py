@@ -71,11 +71,12 @@ def remember(doc: Document, name: str, labels: Sequence[str], marginals: Sequenc
     m = np.concatenate(list(marginals)) if marginals else np.zeros((0, len(labels)))
     p_phi = 1.0 - m[:, o] if o >= 0 else np.ones(len(m))
     if types and len(m):
-        # sum the B-/I-/... columns of each type: one matrix product (labels x types one-hot)
-        cols = [k for k in range(len(labels)) if k != o]
-        onehot = np.zeros((len(cols), len(types)))
-        onehot[np.arange(len(cols)), index[cols]] = 1.0
-        best = (m[:, cols] @ onehot).argmax(1)
+        # sum the B-/I-/... columns of each type, in label order (column adds: no n x labels copy)
+        per_type = np.zeros((len(m), len(types)))
+        for k in range(len(labels)):
+            if k != o:
+                per_type[:, index[k]] += m[:, k]
+        best = per_type.argmax(1)
     else:
         best = np.zeros(len(m), dtype=np.int64)
     doc._cache[_KEY + name] = TokenPosteriors(np.clip(p_phi, 0.0, 1.0), best, types, feeder)

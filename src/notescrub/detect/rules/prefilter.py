@@ -44,6 +44,8 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from notescrub.detect.rules.required import required_literals
+
 __all__ = ["Scanner", "first_ascii_chars", "first_char_class"]
 
 _END = "_ns_end"
@@ -430,10 +432,13 @@ class Scanner:
     ``mode`` is ``"word-start"``, ``"first-char"`` or ``"plain"`` (no prefilter applies).
     """
 
-    __slots__ = ("_plan", "_wrapped", "mode", "pattern", "start_filter")
+    __slots__ = ("_plan", "_wrapped", "mode", "pattern", "required", "start_filter")
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
+        #: strings of which every match contains one (``None``: no such set is known); a text
+        #: holding none of them is not scanned (:mod:`notescrub.detect.rules.required`)
+        self.required = required_literals(pattern)
         self.mode = "plain"
         self._wrapped: re.Pattern[str] | None = None
         self._plan: tuple[str, _First] | None = None  # (scoped body, first) until compiled
@@ -495,8 +500,15 @@ class Scanner:
         for m in wrapped.finditer(text, pos):
             yield m, m.end(), m.start(_END)
 
+    def may_match(self, text: str) -> bool:
+        """False when ``text`` holds none of the :attr:`required` strings: no match is possible."""
+        req = self.required
+        return req is None or any(s in text for s in req)
+
     def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> Iterator[Any]:
         """Same matches as ``pattern.finditer(text, pos, endpos)``."""
+        if not self.may_match(text):
+            return
         if self._wrapped_pattern() is None or (endpos is not None and endpos < len(text)):
             # an endpos would cut the lookahead short differently: keep the exact semantics
             yield from self.pattern.finditer(text, pos, len(text) if endpos is None else endpos)
@@ -520,6 +532,8 @@ class Scanner:
         >>> [m.group() for m in sc.finditer_from("Dr Vega, dr. Ruiz", [0, 3, 9, 13])]
         ['Dr Vega', 'dr. Ruiz']
         """
+        if not self.may_match(text):
+            return
         match = self.pattern.match
         last = 0
         for p in starts:
