@@ -65,6 +65,30 @@ def test_acronyms_of_facility_names_and_parenthesised_short_forms():
     assert out[1] == [("TCF", "HOSPITAL"), ("KTI", "HOSPITAL")]
 
 
+def test_declared_acronyms_that_spell_the_name_count_from_weaker_or_longer_spans():
+    first = "Supplier Badger Home Medical Equipment (BHME). Transport by Appalachian Critical Care Transport (ACCT unit 4)."
+    b = first.index("Appalachian")
+    spans = [Span(0, 38, "ORGANIZATION", 0.63, "crf"),  # below min_score, one word too many
+             Span(b, b + 35, "ORGANIZATION", 0.95, "crf")]
+    out = _derived([(first, spans), ("BHME delivered the bed; ACCT crew left.", [])], min_score=0.7)
+    assert out[1] == [("BHME", "ORGANIZATION"), ("ACCT", "ORGANIZATION")]
+    # a parenthesis that does not spell consecutive initials, or a span below declared_min_score: nothing
+    weak = [Span(0, 38, "ORGANIZATION", 0.3, "crf")]
+    assert _derived([(first[:46], weak), ("BHME delivered the bed.", [])], min_score=0.7)[1] == []
+    other = "Seen at Badger Home Medical Equipment (BMX unit 2)."
+    assert _derived([(other, [Span(8, 37, "ORGANIZATION", 0.6, "crf")]), ("BMX here.", [])], min_score=0.7)[1] == []
+
+
+def test_declared_nicknames_are_found_in_the_patients_other_notes():
+    first = 'Roster: PERRY, LANDON "BUG" 9 M; client: "deuce" = Dashawn Pryor-Banks; Mr. Hall "feels fine".'
+    spans = [Span(8, 21, "PATIENT", 0.9, "crf"), Span(first.index("Dashawn"), first.index(";", 40), "PATIENT", 0.9, "crf"),
+             Span(first.index("Hall"), first.index("Hall") + 4, "PATIENT", 0.9, "crf")]
+    later = "Bug slept well. deuce at the tent. a bug bite. He feels fine."
+    out = _derived([(first, spans), (later, [])])
+    # "bug" is an ordinary word: only where capitalised; quoted speech after a name is no nickname
+    assert out[1] == [("Bug", "PATIENT"), ("deuce", "PATIENT")]
+
+
 def test_acronyms_that_are_medical_terms_or_from_short_names_are_not_used():
     # "Memorial Regional Imaging" -> MRI is a medical term; "Grant Hospital" has two words only
     text = "Seen at Memorial Regional Imaging and Grant Hospital."

@@ -121,6 +121,21 @@ def test_profession_ends_at_a_clause():
     assert _kept(pp, "Works as a welder.", "welder", "PROFESSION") == ["welder"]
 
 
+@pytest.mark.parametrize("text, surface, label, grown", [
+    ("79 yo M, retired civil engineer (Cuban-born)", "civil engineer", "PROFESSION", "retired civil engineer"),
+    ("HPI: 83F, Retired RN, was a passenger", "RN", "PROFESSION", "Retired RN"),
+    ("Former roofer -- worked 22 yrs", "roofer", "PROFESSION", "Former roofer"),
+    ("72M, ret. police sgt, ejected", "police sgt", "PROFESSION", "ret. police sgt"),
+    ("a semi-retired welder", "welder", "PROFESSION", "semi-retired welder"),
+    ("an ex-Marine", "Marine", "PROFESSION", "ex-Marine"),
+    ("not retired; welder", "welder", "PROFESSION", "welder"),        # not right before it
+    ("since retired Dr. Lee left", "Lee", "DOCTOR", "Lee"),             # professions only
+])
+def test_retired_or_former_belongs_to_the_profession(text, surface, label, grown):
+    # the annotation guide's example is "retired machinist"; the CRF often leaves the word out
+    assert _kept(_model_rules("grow-profession-retired"), text, surface, label) == [grown]
+
+
 @pytest.mark.parametrize("surface, kept", [("E. coli", False), ("S aureus", False), ("E. Cole", True)])
 def test_organism_binomial_is_not_a_name(surface, kept):
     text = f"Urine culture grew {surface} today."

@@ -12,10 +12,20 @@ what was found (not part of the Manchester system):
 
 * the acronym of a facility or organisation name ("Kessler Transplant Institute" ->
   ``KTI``) and an acronym given in parentheses right after it ("... Facility (TCF)"),
-  matched only as a whole token in capitals;
+  matched only as a whole token in capitals. A parenthesis that goes on after the acronym
+  ("... Transport (ACCT unit CC-4)"), or that follows a name found with less confidence
+  (down to ``declared_min_score``), counts when the acronym spells the initials of
+  consecutive words of the name ("Supplier Badger Home Medical Equipment (BHME)": the
+  tagger's span took one word too many, the declaration still fits);
 * the initials of a person's name ("Eilidh Baker" -> ``EB``/``eb``), matched only where
   initials are written: next to a slash ("EB/tk", "typed tk/eb"), after a dash ("-JHP")
   or alone on a line (a signature);
+* a nickname a note declares for a found name, in quotes right after it ('Landon "Bug"
+  Perry' when the tagger stopped at "Landon", 'PERRY, LANDON "BUG"', 'Margaret ("Peg")'),
+  in quotes right before it ('"deuce" = dashawn pryor-banks', 'uncle "PEE WEE" (COMBS,
+  ERNEST)') or after "aka"/"goes by"/"known as" ('Rosa Alvarado, goes by River'): entered
+  like a found name (an ordinary word then only matches where capitalised). A quoted
+  phrase with an ordinary lower-case word ('Hall "feels fine"') is speech, not a nickname;
 * initials a note declares for a found name, in a staff key or legend ("TK = Trudy Kolb",
   "RB: Roland Begay") or in parentheses after it ("Rhonda Wahnee, LPN (RW)"), when they are
   that name's initials: matched like an acronym, wherever written in capitals (the initials
@@ -79,6 +89,10 @@ class PatientDictionary(Detector):
     derived_forms:
         Also add acronyms of facility/organisation names and initials of person names
         (see the module docstring); off by default (the Manchester recipe's two-pass has none).
+    declared_min_score:
+        With ``derived_forms``: an acronym declared in parentheses after a facility or
+        organisation span scoring below ``min_score`` but at least this much is still
+        added when it spells the initials of consecutive words of the span.
     lang:
         Language of the ambiguity checks: ``"en"`` (English medical terms, common words and
         word frequencies) or ``"es"`` (``es_medical_terms``, ``es_common_words``, Spanish
@@ -106,6 +120,7 @@ class PatientDictionary(Detector):
         derived_forms: bool = False,
         lang: str = "en",
         name: str = "two_pass",
+        declared_min_score: float = 0.5,
     ) -> None:
         if lang not in _LANG_LEXICONS:
             raise ConfigError(f"two-pass dictionary: no lexicons for language {lang!r}; known: {', '.join(_LANG_LEXICONS)}")
@@ -118,6 +133,7 @@ class PatientDictionary(Detector):
         self.derived_forms = derived_forms
         self.lang = lang
         self.name = name
+        self.declared_min_score = declared_min_score
 
     # -- harvesting -------------------------------------------------------------------
     def _eligible(self, s: Span) -> bool:
@@ -152,6 +168,9 @@ class PatientDictionary(Detector):
             for layer in self.sources:
                 for s in doc.layer(layer):
                     if not self._eligible(s):
+                        if self.derived_forms and self.declared_min_score <= s.score:
+                            self._declared_acronym(doc, s, [view.tokens[i].text for i in view.tokens_in(s.start, s.end)],
+                                                   derived)
                         continue
                     words = tuple(view.tokens[i].text.lower() for i in view.tokens_in(s.start, s.end))
                     if not words:
@@ -163,6 +182,9 @@ class PatientDictionary(Detector):
                         for w in words:
                             if w.isalpha() and len(w) > 1:
                                 votes[(w,)][s.label] += 1
+                    if self.derived_forms and (s.phi or s.label) in _NAME_TYPES:
+                        for nick in _declared_nicknames(doc.text, s.start, s.end):
+                            votes[nick][s.label] += 1
         out: dict[tuple[str, ...], tuple[str, bool]] = {}
         for k, c in votes.items():
             kind = self._kind(k)
@@ -180,6 +202,8 @@ class PatientDictionary(Detector):
             m = _PAREN_ACRONYM.match(doc.text, s.end)
             if m and not _ambiguous(m.group(1)):
                 derived[("acronym", m.group(1))][s.label] += 1
+            elif not m:
+                self._declared_acronym(doc, s, words, derived)
         elif phi in _NAME_TYPES:
             parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
             initials = "".join(w[0] for w in parts)
@@ -189,6 +213,16 @@ class PatientDictionary(Detector):
                 declared = _declared_initials(doc.text, s.start, s.end)
                 if declared in (initials, initials[0] + initials[-1]):
                     derived[("acronym", declared)][s.label] += 1
+
+    def _declared_acronym(self, doc: Document, s: Span, words: list[str],
+                          derived: dict[tuple[str, str], Counter[str]]) -> None:
+        """An acronym in a parenthesis right after facility/organisation span ``s`` (possibly
+        followed by more words) that spells the initials of consecutive words of the span."""
+        if (s.phi or s.label) not in _ORG_TYPES:
+            return
+        m = _PAREN_ACRONYM_OPEN.match(doc.text, s.end, min(len(doc.text), s.end + 16))
+        if m and _spells_consecutive_initials(m.group(1), words) and not _ambiguous(m.group(1)):
+            derived[("acronym", m.group(1))][s.label] += 1
 
     def _match_derived(self, doc: Document, derived: dict[tuple[str, str], str], taken: list[Span]) -> list[Span]:
         """Acronym and initials matches of ``doc`` outside the spans already ``taken``."""
@@ -268,6 +302,8 @@ _LANG_LEXICONS: dict[str, tuple[str, str, str, str]] = {
 _PARTICLES = frozenset({"of", "the", "and", "for", "at", "in", "on", "a", "an", "de", "del", "du", "la", "le",
                         "van", "von", "der", "da", "di", "dos", "y", "st", "mc"})
 _PAREN_ACRONYM = re.compile(r"[ \t]*\(([A-Z][A-Z&]{1,7})\)")
+#: the same, where more may follow the acronym inside the parenthesis: "(ACCT unit CC-4)"
+_PAREN_ACRONYM_OPEN = re.compile(r"[ \t]*\(([A-Z][A-Z&]{2,7})(?=[)\s,;:])")
 #: characters looked at on each side of a candidate's line (a longer line is no signature line)
 _CONTEXT = 120
 _LINE_ALONE = re.compile(r"[ \t]*+[-–—]{0,2}[ \t]*$")
@@ -284,6 +320,20 @@ def _acronym(words: Sequence[str]) -> str | None:
         return None
     acro = "".join(w[0] for w in parts).upper()
     return None if len(acro) > 7 or _ambiguous(acro) else acro
+
+
+def _spells_consecutive_initials(acro: str, words: Sequence[str]) -> bool:
+    """``acro`` is the initials (capitals) of two or more consecutive words of ``words``, particles skipped.
+
+    >>> _spells_consecutive_initials("BHME", ["Supplier", "Badger", "Home", "Medical", "Equipment"])
+    True
+    >>> _spells_consecutive_initials("BME", ["Badger", "Home", "Medical", "Equipment"])
+    False
+    """
+    letters = acro.replace("&", "")
+    parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
+    initials = "".join(w[0] for w in parts).upper()
+    return len(letters) >= 2 and letters in initials
 
 
 def _ambiguous(token: str) -> bool:
@@ -307,6 +357,41 @@ def _declared_initials(text: str, start: int, end: int) -> str | None:
         return m.group(1)
     m = _PAREN_AFTER_NAME.match(text, end, min(len(text), end + 40))
     return m.group(1) if m else None
+
+
+_QUOTE_OPEN, _QUOTE_CLOSE = "\"“'‘", "\"”'’"
+_NICK = r"([A-Za-z][A-Za-z'’-]{1,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)"
+#: a quoted nickname right after a name: ' "Bug"', ' ("Peg")', ', "Goose"'
+_NICK_AFTER = re.compile(r",?[ \t]*\(?[ \t]*[" + _QUOTE_OPEN + r"]" + _NICK + r"[" + _QUOTE_CLOSE + r"]")
+#: a quoted nickname right before a name: '"deuce" = ', '"PEE WEE" (', '"Cricket" - '
+_NICK_BEFORE = re.compile(r"[" + _QUOTE_OPEN + r"]" + _NICK + r"[" + _QUOTE_CLOSE + r"][ \t]*(?:=|\(|--?|–|:)?[ \t]*\Z")
+#: an alias announced after a name: ', goes by River', ' (a.k.a. Kumari)', ' aka "Tiny"'
+_NICK_ALIAS = re.compile(r"[ \t]*,?[ \t]*\(?(?:a\.k\.a\.?|aka|AKA|goes by|known as|nicknamed|prefers)[ \t]+[" + _QUOTE_OPEN
+                         + r"]?([A-Z][A-Za-z'’-]{1,14}(?:[ \t][A-Z][A-Za-z'’-]{1,14})?)")
+
+
+def _declared_nicknames(text: str, start: int, end: int) -> list[tuple[str, ...]]:
+    """Nicknames declared next to the name at ``text[start:end]`` (lower-cased word tuples):
+    quoted right after or right before it, or announced by "aka"/"goes by"/"known as".
+
+    >>> t = 'PERRY, LANDON "BUG"  9 M; client: "deuce" = dashawn pryor-banks; Rosa Alvarado, goes by River'
+    >>> _declared_nicknames(t, 0, 13), _declared_nicknames(t, 44, 63), _declared_nicknames(t, 65, 78)
+    ([('bug',)], [('deuce',)], [('river',)])
+    >>> _declared_nicknames('Mr. Hall "feels fine" today', 4, 8)
+    []
+    """
+    found = []
+    for m in (_NICK_AFTER.match(text, end, min(len(text), end + 40)),
+              _NICK_ALIAS.match(text, end, min(len(text), end + 50)),
+              _NICK_BEFORE.search(text, max(0, start - 40), start)):
+        if m is None:
+            continue
+        words = m.group(1).split()
+        # speech, not a nickname: an ordinary or medical word written in lower case
+        if any(w.islower() and (w in _lex("common_words") or w in _lex("medical_terms")) for w in words):
+            continue
+        found.append(tuple(w.lower() for w in words))
+    return found
 
 
 def _initials_context(text: str, start: int, end: int) -> bool:
