@@ -67,7 +67,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "drop-date-impossible-fraction", "drop-date-value-range", "drop-id-short-range",
               "drop-date-symptom-score", "drop-date-count-fraction", "drop-date-secondary-to", "drop-date-per-unit",
               "drop-date-pressure-ratio", "drop-language-name", "strip-phone-extension-letter",
-              "split-date-range", "grow-profession-retired"]
+              "split-date-range", "grow-profession-retired",
+              "fill-age-column", "fill-initials-column"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:

@@ -273,3 +273,55 @@ def test_split_never_loses_a_whole_span_and_keeps_first_names(tmp_path):
     doc2 = Document("d", "the unit         date")
     only_common = Span(0, len(doc2.text), "HOSPITAL", 0.5, "crf")
     assert _rules(tmp_path, _SPLIT_GAP).apply(doc2, [only_common]) == [only_common]  # nothing left: kept whole
+
+
+# --------------------------------------------------------------------------- column action
+_AGE_COLUMN = '''
+[[rule]]
+name = "ages"
+action = "column"
+types = ["AGE"]
+cell_pattern = '\\d{1,3}'
+min_found = 2
+min_share = 0.3
+'''
+_ROSTER = ("Tag      Name             Age  Sex\n"
+           "0417681  COUNTS, HOA      61   F\n"
+           "0417682  YATES, VIRGIL    74   M\n"
+           "0417685  PERRY, LANDON     9   M\n"
+           "0417687  COLEMAN, JUNE    57   F\n")
+
+
+def _at(text, surface, label, score=0.9):
+    i = text.index(surface)
+    return Span(i, i + len(surface), label, score, "crf")
+
+
+def test_column_fills_the_cells_of_a_mostly_tagged_column(tmp_path):
+    pp = _rules(tmp_path, _AGE_COLUMN)
+    doc = Document("d", _ROSTER)
+    spans = [_at(_ROSTER, "61", "AGE", 0.9), _at(_ROSTER, "57", "AGE", 0.7), _at(_ROSTER, "YATES, VIRGIL", "PATIENT")]
+    out = [(doc.span_text(s), s.label, s.score, s.meta.get("post")) for s in pp.apply(doc, spans)]
+    assert ("74", "AGE", 0.7, "ages") in out and ("9", "AGE", 0.7, "ages") in out  # right-aligned "9" too
+    assert not any(t.startswith("04176") for t, *_ in out)  # 7-digit tags do not match the cell pattern
+
+
+def test_column_needs_enough_tagged_cells(tmp_path):
+    pp = _rules(tmp_path, _AGE_COLUMN)
+    doc = Document("d", _ROSTER)
+    one = [_at(_ROSTER, "61", "AGE")]
+    assert [doc.span_text(s) for s in pp.apply(doc, one)] == ["61"]  # one tagged cell: min_found 2
+    other_type = [_at(_ROSTER, "61", "DATE"), _at(_ROSTER, "57", "DATE")]
+    assert [doc.span_text(s) for s in pp.apply(doc, other_type)] == ["61", "57"]  # not the rule's type
+    prose = Document("p", "He is 61. She is 57. The dog is 9. Room 74.")
+    spans = [_at(prose.text, "61", "AGE"), _at(prose.text, "57", "AGE")]
+    assert len(pp.apply(prose, spans)) == 2  # no table: nothing added
+
+
+def test_column_rule_validation(tmp_path):
+    with pytest.raises(ConfigError, match="needs cell_pattern"):
+        _rules(tmp_path, '[[rule]]\nname = "c"\naction = "column"\n')
+    with pytest.raises(ConfigError, match="min_share"):
+        _rules(tmp_path, '[[rule]]\nname = "c"\naction = "column"\ncell_pattern = "x"\nmin_share = 0\n')
+    with pytest.raises(ConfigError, match="min_found"):
+        _rules(tmp_path, '[[rule]]\nname = "c"\naction = "column"\ncell_pattern = "x"\nmin_found = 0\n')

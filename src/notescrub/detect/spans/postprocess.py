@@ -26,6 +26,11 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
 * ``grow``: ``left_pattern`` (must match the text that ends right where the span starts,
   within ``window`` characters on the same line: the span takes it, e.g. the initial of
   "G. Pendry") and/or ``right_pattern`` (matching at the span's end, same line);
+* ``column``: in a plain-text table (:mod:`notescrub.text.tables`), a column whose cells
+  fully matching ``cell_pattern`` are already tagged with one of the rule's types at least
+  ``min_found`` times and for at least ``min_share`` of them gets its other such cells
+  tagged too, where no span touches them (the ages of a roster, the initials column of a
+  log); the new span takes the label, source and lowest score of the column's tagged cells;
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
   loses a leading ``strip_left_pattern`` / trailing ``strip_right_pattern`` match, and a
@@ -65,7 +70,7 @@ __all__ = ["ACTIONS", "DropRule", "ExtendRule", "GrowRule", "MergeRule", "PostPr
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("extend", "drop", "merge", "grow", "split")
+ACTIONS = ("extend", "drop", "merge", "grow", "split", "column")
 _PACKAGE = "notescrub.resources.postprocess"
 _COMMON_KEYS = {"name", "action", "types", "description"}
 _KEYS = {
@@ -75,6 +80,7 @@ _KEYS = {
     "merge": _COMMON_KEYS | {"gap_pattern"},
     "grow": _COMMON_KEYS | {"left_pattern", "right_pattern", "window"},
     "split": _COMMON_KEYS | {"split_pattern", "strip_left_pattern", "strip_right_pattern", "all_in", "keep_in"},
+    "column": _COMMON_KEYS | {"cell_pattern", "min_found", "min_share"},
 }
 _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
@@ -163,6 +169,57 @@ class DropRule(PostRule):
 
     def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
         return [s for s in spans if not (self.applies_to(s) and _drop(self, doc, s))]
+
+
+@dataclass(frozen=True)
+class ColumnRule(PostRule):
+    """``column``: fill a table column whose matching cells are mostly tagged already (see module doc)."""
+
+    cell_pattern: re.Pattern[str] | None = None
+    min_found: int = 2
+    min_share: float = 0.5
+    action = "column"
+
+    def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
+        from bisect import bisect_left
+
+        from notescrub.text.tables import columns
+
+        text = doc.text
+        cols = columns(text) if spans else []
+        if not cols:
+            return spans
+        assert self.cell_pattern is not None
+        # every cell once, in text order (cells never overlap): which spans touch it
+        cells = sorted({c for col in cols for c in col})
+        cell_starts = [a for a, _ in cells]
+        touched = [False] * len(cells)
+        hits: dict[int, list[Span]] = {}
+        for sp in spans:  # each span walks back over the cells it overlaps: linear overall
+            j = bisect_left(cell_starts, sp.end)
+            while j > 0 and cells[j - 1][1] > sp.start:
+                j -= 1
+                touched[j] = True
+                if self.applies_to(sp):
+                    hits.setdefault(j, []).append(sp)
+        at = {c: k for k, c in enumerate(cells)}
+        added: dict[int, Span] = {}
+        for col in cols:
+            ks = [at[c] for c in col if self.cell_pattern.fullmatch(text, c[0], c[1])]
+            tagged = [k for k in ks if k in hits]
+            if not tagged or len(tagged) < max(self.min_found, self.min_share * len(ks)):
+                continue
+            votes: dict[str, int] = {}
+            for k in tagged:
+                for hit in hits[k]:
+                    votes[hit.label] = votes.get(hit.label, 0) + 1
+            label = max(sorted(votes), key=lambda lab: votes[lab])
+            model = min((h for k in tagged for h in hits[k] if h.label == label), key=lambda h: h.score)
+            for k in ks:
+                if not touched[k] and k not in added:
+                    a, b = cells[k]
+                    added[k] = Span(a, b, label, model.score, model.source, meta={"post": self.name})
+        return sorted(spans + list(added.values()), key=Span.sort_key) if added else spans
 
 
 @dataclass(frozen=True)
@@ -300,6 +357,8 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
             raise fail("strip_right_pattern must end with '$'")
         return SplitRule(**common, split_pattern=split, strip_left_pattern=left, strip_right_pattern=right,
                         all_in=_lexicon_names(raw, fail), keep_in=_lexicon_names(raw, fail, "keep_in"))
+    if action == "column":
+        return _column_rule(raw, common, fail)
     if action == "drop":
         if not any(k in raw for k in _DROP_CONDITIONS):
             raise fail(f"a drop rule needs at least one of {', '.join(_DROP_CONDITIONS)}")
@@ -315,6 +374,19 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
     if gap is None:
         raise fail("a merge rule needs gap_pattern")
     return MergeRule(**common, gap_pattern=gap)
+
+
+def _column_rule(raw: dict[str, Any], common: dict[str, Any], fail: Any) -> ColumnRule:
+    cell = _regex(raw.get("cell_pattern"), "cell_pattern", fail)
+    if cell is None:
+        raise fail("a column rule needs cell_pattern")
+    min_found = raw.get("min_found", 2)
+    if not isinstance(min_found, int) or not 1 <= min_found <= 100:
+        raise fail("min_found must be an integer in 1..100")
+    share = raw.get("min_share", 0.5)
+    if not isinstance(share, (int, float)) or not 0.0 < float(share) <= 1.0:
+        raise fail("min_share must be a number in (0, 1]")
+    return ColumnRule(**common, cell_pattern=cell, min_found=min_found, min_share=float(share))
 
 
 def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple[str, ...]:
