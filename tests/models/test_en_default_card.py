@@ -179,3 +179,30 @@ def test_eleventh_wave_per_writer() -> None:
     text = " ".join(CARD.split())
     for w in (w for w in ELEVENTH["writers"] if w.startswith("w")):
         assert _writer_quote(model, w) in text, _writer_quote(model, w)
+
+
+FIXES = json.loads((ROOT / "benchmarks" / "results" / "en-default-w57-w62-decode-fixes.json").read_text(encoding="utf-8"))
+FIXES_DEV = json.loads((ROOT / "benchmarks" / "results" / "en-default-w51-w56-decode-fixes.json").read_text(encoding="utf-8"))
+CODES = {"release code": "release code", "decode-time fixes": "**decode-time fixes**"}
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("name", sorted(CODES))
+def test_decode_fix_rows(name: str, preset: str) -> None:
+    assert FIXES["pooled_without"] == ["hn01-test"]
+    model = FIXES["models"][name]
+    h = model["hn01-test"][preset]["binary_token"]
+    row = (f"| {CODES[name]} | `{preset}` | " + _pooled_cells(model, FIXES["writers"], preset)
+           + f" {h['precision']:.3f} / {h['recall']:.3f} |")
+    assert row in CARD, row
+
+
+def test_decode_fix_attribution_quotes() -> None:
+    text = " ".join(CARD.split())
+    by = {n: m["pooled"]["high-recall"]["leaked_by_type"] for n, m in FIXES["models"].items()}
+    before, middle, after = by["release code"], by["fixes without column fills"], by["decode-time fixes"]
+    assert f"AGE {before['AGE']} → {after['AGE']}, DOCTOR {before['DOCTOR']} → {after['DOCTOR']}" in text
+    assert (f"PROFESSION {before['PROFESSION']} → {middle['PROFESSION']}, "
+            f"ORGANIZATION {before['ORGANIZATION']} → {middle['ORGANIZATION']}") in text
+    dev = {n: m["pooled"]["high-recall"]["leaked_tokens"] for n, m in FIXES_DEV["models"].items()}
+    assert f"leaks {dev['release code']} → {dev['decode-time fixes']} tokens" in text
