@@ -206,3 +206,12 @@ def test_decode_fix_attribution_quotes() -> None:
             f"ORGANIZATION {before['ORGANIZATION']} → {middle['ORGANIZATION']}") in text
     dev = {n: m["pooled"]["high-recall"]["leaked_tokens"] for n, m in FIXES_DEV["models"].items()}
     assert f"leaks {dev['release code']} → {dev['decode-time fixes']} tokens" in text
+
+
+def test_decode_fixes_on_the_twelfth_wave() -> None:
+    data = json.loads((ROOT / "benchmarks" / "results" / "en-default-w63-w68-decode-fixes.json").read_text(encoding="utf-8"))
+    a, b = (data["models"][n]["pooled"]["high-recall"] for n in ("release code", "decode-time fixes"))
+    text = " ".join(CARD.split())
+    assert (f"goes from {a['leaked_tokens']} to {b['leaked_tokens']} leaked tokens and from {a['notes_with_leak']} "
+            f"to {b['notes_with_leak']} notes with a leak, at precision {a['binary_token']['precision']:.3f} both times") in text
+    assert f"{a['binary_token']['precision']:.3f}" == f"{b['binary_token']['precision']:.3f}"
