@@ -362,11 +362,11 @@ def _declared_initials(text: str, start: int, end: int) -> str | None:
 _QUOTE_OPEN, _QUOTE_CLOSE = "\"“'‘", "\"”'’"
 _NICK = r"([A-Za-z][A-Za-z'’-]{1,14}(?:[ \t][A-Za-z][A-Za-z'’-]{1,14})?)"
 #: a quoted nickname right after a name: ' "Bug"', ' ("Peg")', ', "Goose"'
-_NICK_AFTER = re.compile(r",?[ \t]*\(?[ \t]*[" + _QUOTE_OPEN + r"]" + _NICK + r"[" + _QUOTE_CLOSE + r"]")
+_NICK_AFTER = re.compile(r",?[ \t]*+\(?[ \t]*[" + _QUOTE_OPEN + r"]" + _NICK + r"[" + _QUOTE_CLOSE + r"]")
 #: a quoted nickname right before a name: '"deuce" = ', '"PEE WEE" (', '"Cricket" - '
-_NICK_BEFORE = re.compile(r"[" + _QUOTE_OPEN + r"]" + _NICK + r"[" + _QUOTE_CLOSE + r"][ \t]*(?:=|\(|--?|–|:)?[ \t]*\Z")
+_NICK_BEFORE = re.compile(r"[" + _QUOTE_OPEN + r"]" + _NICK + r"[" + _QUOTE_CLOSE + r"][ \t]*+(?:=|\(|--?|–|:)?[ \t]*\Z")
 #: an alias announced after a name: ', goes by River', ' (a.k.a. Kumari)', ' aka "Tiny"'
-_NICK_ALIAS = re.compile(r"[ \t]*,?[ \t]*\(?(?:a\.k\.a\.?|aka|AKA|goes by|known as|nicknamed|prefers)[ \t]+[" + _QUOTE_OPEN
+_NICK_ALIAS = re.compile(r"[ \t]*+,?[ \t]*+\(?(?:a\.k\.a\.?|aka|AKA|goes by|known as|nicknamed|prefers)[ \t]+[" + _QUOTE_OPEN
                          + r"]?([A-Z][A-Za-z'’-]{1,14}(?:[ \t][A-Z][A-Za-z'’-]{1,14})?)")
 
 
