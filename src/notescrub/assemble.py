@@ -227,7 +227,7 @@ def build_two_pass(model: HybridModel, c: ComponentSpec, o: TwoPassOptions, earl
 
     sources = [s for s in o.sources if s in earlier] if o.sources is not None else list(earlier)
     kw: dict[str, Any] = {"min_score": float(o.min_score), "types": _list(o.harvest_types) or DEFAULT_TYPES}
-    for k in ("min_chars", "max_zipf", "split_names", "derived_forms"):
+    for k in ("min_chars", "max_zipf", "split_names", "derived_forms", "declared_min_score"):
         if getattr(o, k) is not None:
             kw[k] = getattr(o, k)
     # "lang" only when given: the model's own "lang" would change older models' second pass

@@ -84,6 +84,7 @@ class TwoPassOptions(DetectorOptions):
     max_zipf: float | None = None
     split_names: bool | None = None
     derived_forms: bool | None = None
+    declared_min_score: float | None = None
     lang: str | None = None
 
 
