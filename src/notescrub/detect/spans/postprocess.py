@@ -65,7 +65,7 @@ from notescrub.errors import ConfigError
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document, Span
 
-__all__ = ["ACTIONS", "DropRule", "ExtendRule", "GrowRule", "MergeRule", "PostProcessor", "PostRule", "SplitRule",
+__all__ = ["ACTIONS", "ColumnRule", "DropRule", "ExtendRule", "GrowRule", "MergeRule", "PostProcessor", "PostRule", "SplitRule",
            "load_post_rules", "packaged_post_files"]
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class PostRule:
     """What every post-processing rule has: a name, the types it applies to, its origin.
 
     Each action is its own small class (:class:`ExtendRule`, :class:`DropRule`,
-    :class:`MergeRule`, :class:`GrowRule`, :class:`SplitRule`) with only its own fields and
+    :class:`MergeRule`, :class:`GrowRule`, :class:`SplitRule`, :class:`ColumnRule`) with only its own fields and
     a :meth:`run` that maps one document's sorted spans to the corrected ones.
     """
 
