@@ -168,7 +168,7 @@ class PatientDictionary(Detector):
             for layer in self.sources:
                 for s in doc.layer(layer):
                     if not self._eligible(s):
-                        if self.derived_forms and self.declared_min_score <= s.score:
+                        if self.derived_forms and self.declared_min_score <= s.score and (s.phi or s.label) in _ORG_TYPES:
                             self._declared_acronym(doc, s, [view.tokens[i].text for i in view.tokens_in(s.start, s.end)],
                                                    derived)
                         continue
@@ -205,7 +205,7 @@ class PatientDictionary(Detector):
             elif not m:
                 self._declared_acronym(doc, s, words, derived)
         elif phi in _NAME_TYPES:
-            parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
+            parts = _content_words(words)
             initials = "".join(w[0] for w in parts)
             if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts):
                 if not _ambiguous(initials):
@@ -313,9 +313,14 @@ _LEGEND_BEFORE = re.compile(r"(?<![\w.])([A-Z]{2,3})[ \t]*(?:=|:|--?|–)[ \t]*\
 _PAREN_AFTER_NAME = re.compile(r"(?:,?[ \t]+[A-Z][A-Za-z]{0,5}(?:-[A-Z]{1,3})?\.?){0,2}[ \t]*\(([A-Z]{2,3})\)")
 
 
+def _content_words(words: Sequence[str]) -> list[str]:
+    """The words of a name that count for its acronym or initials: alphabetic, not particles."""
+    return [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
+
+
 def _acronym(words: Sequence[str]) -> str | None:
     """The capital-letter acronym of a name of three or more words (particles skipped), or None."""
-    parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
+    parts = _content_words(words)
     if len(parts) < 3 or not all(w[0].isupper() for w in parts):
         return None
     acro = "".join(w[0] for w in parts).upper()
@@ -331,8 +336,7 @@ def _spells_consecutive_initials(acro: str, words: Sequence[str]) -> bool:
     False
     """
     letters = acro.replace("&", "")
-    parts = [w for w in words if w.isalpha() and w.lower() not in _PARTICLES]
-    initials = "".join(w[0] for w in parts).upper()
+    initials = "".join(w[0] for w in _content_words(words)).upper()
     return len(letters) >= 2 and letters in initials
 
 

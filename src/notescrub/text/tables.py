@@ -26,15 +26,13 @@ __all__ = ["MIN_ROWS", "columns"]
 MIN_ROWS = 3
 # a cell: words joined by single spaces (a tab, a pipe or two spaces end it)
 _CELL = re.compile(r"[^\s|]+(?: [^\s|]+)*")
-_LINE = re.compile(r"[^\n]*")
+_LINE = re.compile(r"^.*$", re.MULTILINE)
 
 
 def _rows(text: str) -> list[list[tuple[int, int, int]]]:
     """Per line: its cells as ``(start, end, line start)``; ``[]`` for a line of fewer than two."""
     out = []
     for m in _LINE.finditer(text):
-        if m.start() > 0 and m.start() == m.end() and text[m.start() - 1 : m.start()] != "\n":
-            continue  # (the empty match right after a line's text, not a line)
         cells = [(c.start(), c.end(), m.start()) for c in _CELL.finditer(text, m.start(), m.end())]
         out.append(cells if len(cells) >= 2 else [])
     return out

@@ -96,10 +96,10 @@ def required_literals(pattern: re.Pattern[str], min_length: int = 3) -> tuple[st
     """
     if not isinstance(pattern.pattern, str):
         return None
-    try:
-        from re import _parser  # type: ignore[attr-defined]
+    from notescrub.detect.rules.prefilter import _parsed  # (the parse the scanner's analysis shares)
 
-        parsed = _parser.parse(pattern.pattern, pattern.flags)
+    try:
+        parsed = _parsed(pattern.pattern, pattern.flags)
         got = _required(list(parsed), parsed.state.flags)
     except (re.error, AttributeError, TypeError, ValueError, ImportError, RecursionError):
         return None
