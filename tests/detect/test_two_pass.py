@@ -155,3 +155,15 @@ def test_declared_initials_must_be_the_names_initials():
     spans = [Span(4, 14, "DOCTOR", 0.95, "crf"), Span(20, 29, "DOCTOR", 0.95, "crf")]
     out = _derived([(text, spans), ("Seen by MD today.\nnote -- PS", [])])
     assert out[1] == [("PS", "DOCTOR")]
+
+
+def test_initials_declared_for_a_titled_or_weaker_name_match_everywhere():
+    # "PAG = Dr. Perpetua Adeyemi-Grant": a title after the legend's "=", hyphenated surname;
+    # "TP = Tuan Pham" found by the tagger below min_score (0.65) but above declared_min_score
+    key = "Legend: TP = Tuan Pham CHT; PAG = Dr. Perpetua Adeyemi-Grant"
+    spans = [Span(13, 22, "PATIENT", 0.65, "crf"), Span(38, 60, "DOCTOR", 0.95, "crf")]
+    log = "1  03/19  188/161  ok   TP     PAG\n2  03/20  204/176  ok   TP     PAG"
+    out = _derived([(key, spans), (log, [])])
+    assert out[1] == [("TP", "PATIENT"), ("PAG", "DOCTOR"), ("TP", "PATIENT"), ("PAG", "DOCTOR")]
+    weaker = [Span(13, 22, "PATIENT", 0.4, "crf"), Span(38, 60, "DOCTOR", 0.95, "crf")]
+    assert _derived([(key, weaker), (log, [])])[1] == [("PAG", "DOCTOR"), ("PAG", "DOCTOR")]  # below 0.5: not used

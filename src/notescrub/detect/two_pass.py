@@ -168,9 +168,12 @@ class PatientDictionary(Detector):
             for layer in self.sources:
                 for s in doc.layer(layer):
                     if not self._eligible(s):
-                        if self.derived_forms and self.declared_min_score <= s.score and (s.phi or s.label) in _ORG_TYPES:
-                            self._declared_acronym(doc, s, [view.tokens[i].text for i in view.tokens_in(s.start, s.end)],
-                                                   derived)
+                        if self.derived_forms and self.declared_min_score <= s.score:
+                            weak = [view.tokens[i].text for i in view.tokens_in(s.start, s.end)]
+                            if (s.phi or s.label) in _ORG_TYPES:
+                                self._declared_acronym(doc, s, weak, derived)
+                            elif (s.phi or s.label) in _NAME_TYPES:
+                                _declared_name_initials(doc.text, s, weak, derived)
                         continue
                     words = tuple(view.tokens[i].text.lower() for i in view.tokens_in(s.start, s.end))
                     if not words:
@@ -207,12 +210,9 @@ class PatientDictionary(Detector):
         elif phi in _NAME_TYPES:
             parts = _content_words(words)
             initials = "".join(w[0] for w in parts)
-            if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts):
-                if not _ambiguous(initials):
-                    derived[("initials", initials)][s.label] += 1
-                declared = _declared_initials(doc.text, s.start, s.end)
-                if declared in (initials, initials[0] + initials[-1]):
-                    derived[("acronym", declared)][s.label] += 1
+            if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts) and not _ambiguous(initials):
+                derived[("initials", initials)][s.label] += 1
+            _declared_name_initials(doc.text, s, words, derived)
 
     def _declared_acronym(self, doc: Document, s: Span, words: list[str],
                           derived: dict[tuple[str, str], Counter[str]]) -> None:
@@ -307,8 +307,9 @@ _PAREN_ACRONYM_OPEN = re.compile(r"[ \t]*\(([A-Z][A-Z&]{2,7})(?=[)\s,;:])")
 #: characters looked at on each side of a candidate's line (a longer line is no signature line)
 _CONTEXT = 120
 _LINE_ALONE = re.compile(r"[ \t]*+[-–—]{0,2}[ \t]*$")
-#: a legend entry right before a name: "TK = ", "RB: ", "MC - " (at a line start or after , ; ( or space)
-_LEGEND_BEFORE = re.compile(r"(?<![\w.])([A-Z]{2,3})[ \t]*(?:=|:|--?|–)[ \t]*\Z")
+#: a legend entry right before a name: "TK = ", "RB: ", "MC - ", "PAG = Dr. " (at a line start or after , ; ( or space)
+_LEGEND_BEFORE = re.compile(r"(?<![\w.])([A-Z]{2,3})[ \t]*+(?:=|:|--?|–)[ \t]*+"
+                            r"(?:(?:Dr|Mr|Mrs|Ms|Miss|Mx|Nurse|Prof)\.?[ \t]++)?\Z")
 #: initials in parentheses after a name, past up to two credentials: ", LPN (RW)", " MA (MC)"
 _PAREN_AFTER_NAME = re.compile(r"(?:,?[ \t]+[A-Z][A-Za-z]{0,5}(?:-[A-Z]{1,3})?\.?){0,2}[ \t]*\(([A-Z]{2,3})\)")
 
@@ -346,6 +347,22 @@ def _ambiguous(token: str) -> bool:
     return any(low in _lex(n) for n in ("medical_terms", "credentials", "eponyms", "common_words"))
 
 
+def _declared_name_initials(text: str, s: Span, words: list[str], derived: dict[tuple[str, str], Counter[str]]) -> None:
+    """Add the initials the note declares for the name span ``s`` (its tokens ``words``) to
+    ``derived``, when they are its initials (first and last, or of every word, hyphenated
+    surnames counted once or per part: "PAG" for "Perpetua Adeyemi-Grant")."""
+    parts = _content_words(words)
+    if not 2 <= len(parts) <= 3 or not all(w[0].isupper() for w in parts):
+        return
+    declared = _declared_initials(text, s.start, s.end)
+    if declared is None:
+        return
+    initials = "".join(w[0] for w in parts)
+    hyphenated = "".join(p[0] for w in parts for p in w.split("-") if p)
+    if declared in (initials, initials[0] + initials[-1], hyphenated):
+        derived[("acronym", declared)][s.label] += 1
+
+
 def _declared_initials(text: str, start: int, end: int) -> str | None:
     """Initials written for the name at ``text[start:end]``: a legend entry before it on its line
     ("TK = Trudy Kolb", "RB: ...", "MC - ...") or a parenthesis after it, past up to two
@@ -355,7 +372,7 @@ def _declared_initials(text: str, start: int, end: int) -> str | None:
     >>> _declared_initials(t, 16, 26), _declared_initials(t, 32, 44)
     ('TK', 'MC')
     """
-    lo = max(0, start - 12)  # bounded look-behind: linear on hostile input
+    lo = max(0, start - 20)  # bounded look-behind: linear on hostile input
     m = _LEGEND_BEFORE.search(text, lo, start)
     if m:
         return m.group(1)

@@ -68,7 +68,7 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "drop-date-symptom-score", "drop-date-count-fraction", "drop-date-secondary-to", "drop-date-per-unit",
               "drop-date-pressure-ratio", "drop-language-name", "strip-phone-extension-letter",
               "split-date-range", "grow-profession-retired",
-              "fill-age-column", "fill-initials-column"]
+              "fill-age-column", "fill-initials-column", "fill-name-column"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:

@@ -325,3 +325,55 @@ def test_column_rule_validation(tmp_path):
         _rules(tmp_path, '[[rule]]\nname = "c"\naction = "column"\ncell_pattern = "x"\nmin_share = 0\n')
     with pytest.raises(ConfigError, match="min_found"):
         _rules(tmp_path, '[[rule]]\nname = "c"\naction = "column"\ncell_pattern = "x"\nmin_found = 0\n')
+
+
+_HEADED = _AGE_COLUMN.replace("min_share = 0.3\n", "min_share = 0.3\nheader_pattern = '(?i:age)'\nheader_label = \"AGE\"\n")
+
+
+def test_a_column_headed_age_is_filled_without_tagged_cells(tmp_path):
+    pp = _rules(tmp_path, _HEADED)
+    doc = Document("d", _ROSTER)
+    tag = [_at(_ROSTER, "0417681", "IDNUM")]
+    out = [(doc.span_text(s), s.label, s.score, s.source) for s in pp.apply(doc, tag)]
+    assert out == [("0417681", "IDNUM", 0.9, "crf")] + [(a, "AGE", 0.7, "post") for a in ("61", "74", "9", "57")]
+    other = Document("o", _ROSTER.replace("Age", "Bed"))
+    assert pp.apply(other, tag) == tag  # another header, no tagged cell: nothing
+
+
+_NAMES = '''
+[[rule]]
+name = "names"
+action = "column"
+types = ["PATIENT", "DOCTOR"]
+cell_pattern = '[A-Z][A-Za-z-]*+, [A-Z][A-Za-z-]*+'
+min_found = 2
+min_share = 0.3
+complete_cells = true
+'''
+
+
+def test_complete_cells_turns_a_partly_tagged_name_cell_into_one_span(tmp_path):
+    pp = _rules(tmp_path, _NAMES)
+    doc = Document("d", _ROSTER)
+    i = _ROSTER.index("LANDON")
+    spans = [_at(_ROSTER, "COUNTS, HOA", "PATIENT"), _at(_ROSTER, "YATES, VIRGIL", "PATIENT", 0.8),
+             Span(i, i + 6, "PATIENT", 0.6, "crf"), _at(_ROSTER, "COLEMAN", "DATE")]
+    out = [(doc.span_text(s), s.label, s.score, s.meta.get("post")) for s in pp.apply(doc, spans)]
+    assert ("PERRY, LANDON", "PATIENT", 0.6, "names") in out and ("LANDON", "PATIENT", 0.6, None) not in out
+    assert ("COLEMAN", "DATE", 0.9, None) in out  # a cell another type touches is left alone
+    assert len(out) == 4
+    without = _rules(tmp_path, _NAMES.replace("complete_cells = true\n", ""))
+    assert ("LANDON", "PATIENT", 0.6, None) in [(doc.span_text(s), s.label, s.score, s.meta.get("post"))
+                                                 for s in without.apply(doc, spans)]
+
+
+def test_column_header_options_are_validated(tmp_path):
+    base = '[[rule]]\nname = "c"\naction = "column"\ntypes = ["AGE"]\ncell_pattern = "x"\n'
+    with pytest.raises(ConfigError, match="header_label"):
+        _rules(tmp_path, base + "header_pattern = 'Age'\n")
+    with pytest.raises(ConfigError, match="header_label"):
+        _rules(tmp_path, base + "header_pattern = 'Age'\nheader_label = \"DATE\"\n")
+    with pytest.raises(ConfigError, match="needs header_pattern"):
+        _rules(tmp_path, base + "header_label = \"AGE\"\n")
+    with pytest.raises(ConfigError, match="complete_cells"):
+        _rules(tmp_path, base + "complete_cells = 1\n")

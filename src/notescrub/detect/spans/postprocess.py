@@ -30,7 +30,11 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   fully matching ``cell_pattern`` are already tagged with one of the rule's types at least
   ``min_found`` times and for at least ``min_share`` of them gets its other such cells
   tagged too, where no span touches them (the ages of a roster, the initials column of a
-  log); the new span takes the label, source and lowest score of the column's tagged cells;
+  log); the new span takes the label, source and lowest score of the column's tagged cells.
+  Optional: ``header_pattern`` (a column whose first cell, its header, fully matches it
+  counts as found even with no tagged cell: "Age", "Tech"; its new spans take
+  ``header_label``, one of the rule's types, and ``header_score``) and ``complete_cells`` (a cell that only spans of the
+  rule's types touch, all inside it, becomes one span: "Desir, [Wisly]" -> "[Desir, Wisly]");
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
   loses a leading ``strip_left_pattern`` / trailing ``strip_right_pattern`` match, and a
@@ -80,7 +84,8 @@ _KEYS = {
     "merge": _COMMON_KEYS | {"gap_pattern"},
     "grow": _COMMON_KEYS | {"left_pattern", "right_pattern", "window"},
     "split": _COMMON_KEYS | {"split_pattern", "strip_left_pattern", "strip_right_pattern", "all_in", "keep_in"},
-    "column": _COMMON_KEYS | {"cell_pattern", "min_found", "min_share"},
+    "column": _COMMON_KEYS | {"cell_pattern", "min_found", "min_share", "header_pattern", "header_label",
+                              "header_score", "complete_cells"},
 }
 _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
@@ -178,6 +183,10 @@ class ColumnRule(PostRule):
     cell_pattern: re.Pattern[str] | None = None
     min_found: int = 2
     min_share: float = 0.5
+    header_pattern: re.Pattern[str] | None = None
+    header_label: str = ""
+    header_score: float = 0.7
+    complete_cells: bool = False
     action = "column"
 
     def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
@@ -186,7 +195,7 @@ class ColumnRule(PostRule):
         from notescrub.text.tables import columns
 
         text = doc.text
-        cols = columns(text) if spans else []
+        cols = columns(text) if spans or self.header_pattern is not None else []
         if not cols:
             return spans
         assert self.cell_pattern is not None
@@ -194,6 +203,7 @@ class ColumnRule(PostRule):
         cells = sorted({c for col in cols for c in col})
         cell_starts = [a for a, _ in cells]
         touched = [False] * len(cells)
+        foreign = [False] * len(cells)  # touched by a span of another type
         hits: dict[int, list[Span]] = {}
         for sp in spans:  # each span walks back over the cells it overlaps: linear overall
             j = bisect_left(cell_starts, sp.end)
@@ -202,24 +212,48 @@ class ColumnRule(PostRule):
                 touched[j] = True
                 if self.applies_to(sp):
                     hits.setdefault(j, []).append(sp)
+                else:
+                    foreign[j] = True
         at = {c: k for k, c in enumerate(cells)}
         added: dict[int, Span] = {}
+        replaced: set[int] = set()  # ids of spans a completed cell replaces
         for col in cols:
             ks = [at[c] for c in col if self.cell_pattern.fullmatch(text, c[0], c[1])]
             tagged = [k for k in ks if k in hits]
-            if not tagged or len(tagged) < max(self.min_found, self.min_share * len(ks)):
+            header = self.header_pattern is not None and bool(self.header_pattern.fullmatch(text, *col[0]))
+            if not ks or (not header and (not tagged or len(tagged) < max(self.min_found, self.min_share * len(ks)))):
                 continue
-            votes: dict[str, int] = {}
-            for k in tagged:
-                for hit in hits[k]:
-                    votes[hit.label] = votes.get(hit.label, 0) + 1
-            label = max(sorted(votes), key=lambda lab: votes[lab])
-            model = min((h for k in tagged for h in hits[k] if h.label == label), key=lambda h: h.score)
+            label, score, source = self._model(tagged, hits)
             for k in ks:
+                a, b = cells[k]
                 if not touched[k] and k not in added:
-                    a, b = cells[k]
-                    added[k] = Span(a, b, label, model.score, model.source, meta={"post": self.name})
-        return sorted(spans + list(added.values()), key=Span.sort_key) if added else spans
+                    added[k] = Span(a, b, label, score, source, meta={"post": self.name})
+                elif self.complete_cells and k in hits and not foreign[k] and k not in added:
+                    inside = hits[k]
+                    if all(a <= h.start and h.end <= b for h in inside) and not any(
+                            h.start == a and h.end == b for h in inside):
+                        first = min(inside, key=lambda h: h.score)
+                        added[k] = Span(a, b, first.label, first.score, first.source, meta={"post": self.name})
+                        replaced.update(id(h) for h in inside)
+        if not added:
+            return spans
+        kept = [sp for sp in spans if id(sp) not in replaced] if replaced else spans
+        return sorted(kept + list(added.values()), key=Span.sort_key)
+
+    def _model(self, tagged: list[int], hits: dict[int, list[Span]]) -> tuple[str, float, str]:
+        """Label, score and source of a column's new spans: the majority label of its tagged
+        cells with their lowest score, or for a column found by its header alone
+        ``header_label`` at ``header_score``."""
+        votes: dict[str, int] = {}
+        for k in tagged:
+            for hit in hits[k]:
+                if self.applies_to(hit):
+                    votes[hit.label] = votes.get(hit.label, 0) + 1
+        if not votes:
+            return self.header_label, self.header_score, "post"
+        label = max(sorted(votes), key=lambda lab: votes[lab])
+        model = min((h for k in tagged for h in hits[k] if h.label == label), key=lambda h: h.score)
+        return label, model.score, model.source
 
 
 @dataclass(frozen=True)
@@ -386,7 +420,20 @@ def _column_rule(raw: dict[str, Any], common: dict[str, Any], fail: Any) -> Colu
     share = raw.get("min_share", 0.5)
     if not isinstance(share, (int, float)) or not 0.0 < float(share) <= 1.0:
         raise fail("min_share must be a number in (0, 1]")
-    return ColumnRule(**common, cell_pattern=cell, min_found=min_found, min_share=float(share))
+    header = _regex(raw.get("header_pattern"), "header_pattern", fail)
+    label = raw.get("header_label", "")
+    if header is not None and (not isinstance(label, str) or label not in common["types"]):
+        raise fail("a column rule with header_pattern needs header_label, one of its types")
+    if header is None and label:
+        raise fail("header_label needs header_pattern")
+    header_score = raw.get("header_score", 0.7)
+    if not isinstance(header_score, (int, float)) or not 0.0 < float(header_score) <= 1.0:
+        raise fail("header_score must be a number in (0, 1]")
+    complete = raw.get("complete_cells", False)
+    if not isinstance(complete, bool):
+        raise fail("complete_cells must be true or false")
+    return ColumnRule(**common, cell_pattern=cell, min_found=min_found, min_share=float(share), header_pattern=header,
+                      header_label=label, header_score=float(header_score), complete_cells=complete)
 
 
 def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple[str, ...]:
