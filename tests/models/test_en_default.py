@@ -222,3 +222,36 @@ def test_language_names_are_not_people_or_places(text, surface, label, kept):
 ])
 def test_extension_letters_are_outside_the_number(text, surface, kept):
     assert _kept(_model_rules("strip-phone-extension-letter"), text, surface, "PHONE") == kept
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("Interpretation: KRAS G12C predicts lack of benefit", "KRAS G12C", "STREET", False),
+    ("No variants in HFE C282Y / H63D", "C282Y", "IDNUM", False),
+    ("p.His1069Gln (H1069Q) is common", "H1069Q", "IDNUM", False),
+    ("ATP7B NM_000053.4 c.3207C>A", "NM_000053.4", "IDNUM", False),
+    ("ATP7B NM_000053.4 c.3207C>A", "c.3207C>A", "IDNUM", False),
+    ("Specimen A1234B received", "A1234B", "IDNUM", True),        # four digits between letters: an id
+    ("Unit B12 bed 4", "B12", "HOSPITAL", True),
+])
+def test_sequence_variants_are_not_identifiers(text, surface, label, kept):
+    assert bool(_kept(_model_rules("drop-sequence-variant"), text, surface, label)) is kept
+
+
+@pytest.mark.parametrize("text, surface, kept", [
+    ("RCA dominant, 50% mid, TIMI 3 flow", "TIMI 3", False),
+    ("Interim PET: Deauville 2 - CMR", "Deauville 2", False),
+    ("Killip II on arrival", "Killip II", False),
+    ("Transferred to Clark 3 for telemetry", "Clark 3", True),   # a named unit, not a scale
+])
+def test_a_grading_scale_is_not_a_ward(text, surface, kept):
+    assert bool(_kept(_model_rules("drop-grading-scale"), text, surface, "HOSPITAL")) is kept
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("fatty liver on US in 2084", False),
+    ("RUQ US showed sludge", False),
+    ("moved to the US in 2015", True),
+    ("born in the US", True),
+])
+def test_us_after_an_imaging_word_is_an_ultrasound(text, kept):
+    assert bool(_kept(_model_rules("drop-us-ultrasound"), text, "US", "COUNTRY")) is kept

@@ -68,7 +68,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "drop-date-symptom-score", "drop-date-count-fraction", "drop-date-secondary-to", "drop-date-per-unit",
               "drop-date-pressure-ratio", "drop-language-name", "strip-phone-extension-letter",
               "split-date-range", "grow-profession-retired",
-              "fill-age-column", "fill-initials-column", "fill-name-column"]
+              "fill-age-column", "fill-initials-column", "fill-name-column",
+              "drop-sequence-variant", "drop-grading-scale", "drop-us-ultrasound"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
