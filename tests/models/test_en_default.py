@@ -255,3 +255,16 @@ def test_a_grading_scale_is_not_a_ward(text, surface, kept):
 ])
 def test_us_after_an_imaging_word_is_an_ultrasound(text, kept):
     assert bool(_kept(_model_rules("drop-us-ultrasound"), text, "US", "COUNTRY")) is kept
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("Variant classification per ACMG/AMP 2015 guidelines.", False),
+    ("graded according to the 2014 ISUP consensus", False),
+    ("no rearrangement (WHO-HAEM5 / ICC 2022).", False),
+    ("Dx with diabetes in 2015, guidelines reviewed", True),   # a clause boundary: the year is about her
+    ("Moved to Ohio in 2015 with her son", True),
+])
+def test_a_year_that_names_a_guideline_is_not_a_date(text, kept):
+    rules = _model_rules("drop-year-of-guideline", "drop-year-of-guideline-body")
+    year = next(w for w in text.replace("(", " ").replace(")", " ").replace(",", " ").replace(".", " ").split() if w.isdigit())
+    assert bool(_kept(rules, text, year, "DATE")) is kept

@@ -69,7 +69,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "drop-date-pressure-ratio", "drop-language-name", "strip-phone-extension-letter",
               "split-date-range", "grow-profession-retired",
               "fill-age-column", "fill-initials-column", "fill-name-column",
-              "drop-sequence-variant", "drop-grading-scale", "drop-us-ultrasound"]
+              "drop-sequence-variant", "drop-grading-scale", "drop-us-ultrasound",
+              "drop-year-of-guideline", "drop-year-of-guideline-body"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
