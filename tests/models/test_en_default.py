@@ -268,3 +268,15 @@ def test_a_year_that_names_a_guideline_is_not_a_date(text, kept):
     rules = _model_rules("drop-year-of-guideline", "drop-year-of-guideline-body")
     year = next(w for w in text.replace("(", " ").replace(")", " ").replace(",", " ").replace(".", " ").split() if w.isdigit())
     assert bool(_kept(rules, text, year, "DATE")) is kept
+
+
+@pytest.mark.parametrize("text, surface, kept", [
+    ("dry gangrene of the 4th and 5th toes", "4th", False),
+    ("purulence tracking to the 1st MTPJ joint capsule", "1st MTPJ", False),
+    ("fragmentation at the 2nd cuneiform-met base", "2nd", False),
+    ("RTC on the 4th.", "4th", True),
+    ("seen on the 14th of May", "14th", True),
+    ("seen on the 4th and 5th of June", "4th", True),
+])
+def test_an_ordinal_that_counts_body_parts_is_not_a_date(text, surface, kept):
+    assert bool(_kept(_model_rules("drop-ordinal-of-anatomy"), text, surface, "DATE")) is kept

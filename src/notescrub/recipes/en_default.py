@@ -70,7 +70,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "split-date-range", "grow-profession-retired",
               "fill-age-column", "fill-initials-column", "fill-name-column",
               "drop-sequence-variant", "drop-grading-scale", "drop-us-ultrasound",
-              "drop-year-of-guideline", "drop-year-of-guideline-body"]
+              "drop-year-of-guideline", "drop-year-of-guideline-body",
+              "drop-ordinal-of-anatomy"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
