@@ -215,3 +215,16 @@ def test_decode_fixes_on_the_twelfth_wave() -> None:
     assert (f"goes from {a['leaked_tokens']} to {b['leaked_tokens']} leaked tokens and from {a['notes_with_leak']} "
             f"to {b['notes_with_leak']} notes with a leak, at precision {a['binary_token']['precision']:.3f} both times") in text
     assert f"{a['binary_token']['precision']:.3f}" == f"{b['binary_token']['precision']:.3f}"
+
+
+FIXES_2 = json.loads((ROOT / "benchmarks" / "results" / "en-default-w57-w62-decode-fixes-2.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("name, label", [("w01-w56 build, code b9c1bed", "before (b9c1bed)"),
+                                         ("w01-w56 build, decode-time fixes (7cbeadc)", "**decode-time fixes**")])
+def test_eleventh_wave_decode_fix_rows(name: str, label: str, preset: str) -> None:
+    model = FIXES_2["models"][name]
+    h = model["hn01-test"][preset]["binary_token"]
+    row = f"| {label} | `{preset}` | " + _pooled_cells(model, FIXES_2["writers"], preset)
+    assert row + f" {h['precision']:.3f} / {h['recall']:.3f} |" in CARD
