@@ -188,6 +188,9 @@ def test_two_sessions_on_one_note_get_a_conflict_message(server):
         second.find_element(By.ID, "btn-reload").click()
         _wait(second, lambda d: "\u2715 DOCTOR" in [label for _, label in _marks(d)])
         _press(second, "a")  # after reloading, bob's change goes through
+        # the save is asynchronous: wait for the server to have it (a hidden message alone
+        # can be seen before the request lands, on a loaded machine)
+        _wait(second, lambda d: server.call("GET", "/api/notes/4")[1]["spans"][0]["state"] == "accepted")
         _wait(second, lambda d: not d.find_element(By.ID, "message").is_displayed())
         _, note = server.call("GET", "/api/notes/4")
         assert note["spans"][0]["state"] == "accepted" and note["updated_by"] == "bob"
@@ -208,7 +211,7 @@ def test_two_sessions_on_different_notes_both_persist(server):
         for d in (first, second):
             _wait(d, lambda d: d.find_element(By.ID, "note-status").text.startswith("reviewed"))
         assert not first.find_element(By.ID, "message").is_displayed()
-        assert not second.find_element(By.ID, "message").is_displayed()
+        _wait(second, lambda d: not d.find_element(By.ID, "message").is_displayed())
         _, queue = server.call("GET", "/api/queue")
         by_id = {n["id"]: n for n in queue["notes"]}
         assert (by_id["sample"]["status"], by_id["sample"]["updated_by"]) == ("reviewed", "carol")
