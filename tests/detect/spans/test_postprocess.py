@@ -377,3 +377,13 @@ def test_column_header_options_are_validated(tmp_path):
         _rules(tmp_path, base + "header_label = \"AGE\"\n")
     with pytest.raises(ConfigError, match="complete_cells"):
         _rules(tmp_path, base + "complete_cells = 1\n")
+
+
+def test_a_header_that_matches_the_cell_pattern_is_not_a_value(tmp_path):
+    rule = _AGE_COLUMN.replace("types = [\"AGE\"]", "types = [\"DOCTOR\"]").replace("\\d{1,3}", "[A-Z]{2,3}")
+    rule = rule.replace("min_share = 0.3\n", "min_share = 0.3\nheader_pattern = 'RN'\nheader_label = \"DOCTOR\"\n")
+    pp = _rules(tmp_path, rule)
+    text = "Time   Note              RN\n0800   vitals stable     KW\n0900   turned q2h        DM\n1000   meds given        KW\n"
+    doc = Document("d", text)
+    out = [doc.span_text(s) for s in pp.apply(doc, [_at(text, "0800", "DATE")])]
+    assert out == ["0800", "KW", "DM", "KW"]  # the header "RN" stays untagged

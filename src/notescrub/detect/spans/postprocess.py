@@ -221,6 +221,8 @@ class ColumnRule(PostRule):
             ks = [at[c] for c in col if self.cell_pattern.fullmatch(text, c[0], c[1])]
             tagged = [k for k in ks if k in hits]
             header = self.header_pattern is not None and bool(self.header_pattern.fullmatch(text, *col[0]))
+            if header:  # the header cell itself ("RN", "BY") is no value of the column
+                ks = [k for k in ks if cells[k] != col[0]]
             if not ks or (not header and (not tagged or len(tagged) < max(self.min_found, self.min_share * len(ks)))):
                 continue
             label, score, source = self._model(tagged, hits)
@@ -247,8 +249,7 @@ class ColumnRule(PostRule):
         votes: dict[str, int] = {}
         for k in tagged:
             for hit in hits[k]:
-                if self.applies_to(hit):
-                    votes[hit.label] = votes.get(hit.label, 0) + 1
+                votes[hit.label] = votes.get(hit.label, 0) + 1
         if not votes:
             return self.header_label, self.header_score, "post"
         label = max(sorted(votes), key=lambda lab: votes[lab])
