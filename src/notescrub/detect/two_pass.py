@@ -349,8 +349,8 @@ def _ambiguous(token: str) -> bool:
 
 def _declared_name_initials(text: str, s: Span, words: list[str], derived: dict[tuple[str, str], Counter[str]]) -> None:
     """Add the initials the note declares for the name span ``s`` (its tokens ``words``) to
-    ``derived``, when they are its initials (first and last, or of every word, hyphenated
-    surnames counted once or per part: "PAG" for "Perpetua Adeyemi-Grant")."""
+    ``derived``, when they are its initials (of every word, or first and last; the parts of a
+    hyphenated surname are tokens of their own: "PAG" for "Perpetua Adeyemi-Grant")."""
     parts = _content_words(words)
     if not 2 <= len(parts) <= 3 or not all(w[0].isupper() for w in parts):
         return
@@ -358,8 +358,7 @@ def _declared_name_initials(text: str, s: Span, words: list[str], derived: dict[
     if declared is None:
         return
     initials = "".join(w[0] for w in parts)
-    hyphenated = "".join(p[0] for w in parts for p in w.split("-") if p)
-    if declared in (initials, initials[0] + initials[-1], hyphenated):
+    if declared in (initials, initials[0] + initials[-1]):
         derived[("acronym", declared)][s.label] += 1
 
 
