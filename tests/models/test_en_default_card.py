@@ -108,12 +108,12 @@ def test_ninth_wave_per_writer() -> None:
 
 
 def test_the_shipped_model_is_the_one_measured() -> None:
-    """The packaged model.json records the training the eleventh-wave section describes."""
+    """The packaged model.json records the training the thirteenth-wave section describes."""
     meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
-    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 2901
-    assert sorted(meta["data"]["writers"]) == [f"w{i:02d}" for i in range(1, 51)]
+    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 3712
+    assert sorted(meta["data"]["writers"]) == [f"w{i:02d}" for i in range(1, 69)]
     two_pass = next(c for c in meta["components"] if c["name"] == "two_pass")
-    assert two_pass["options"]["min_score"] == 0.7 and meta["presets"]["high-recall"]["components"]["crf"]["bias"] == -2.2
+    assert two_pass["options"]["min_score"] == 0.7 and meta["presets"]["high-recall"]["components"]["crf"]["bias"] == -2.0
 
 
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
@@ -228,3 +228,29 @@ def test_eleventh_wave_decode_fix_rows(name: str, label: str, preset: str) -> No
     h = model["hn01-test"][preset]["binary_token"]
     row = f"| {label} | `{preset}` | " + _pooled_cells(model, FIXES_2["writers"], preset)
     assert row + f" {h['precision']:.3f} / {h['recall']:.3f} |" in CARD
+
+
+THIRTEENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w69-w74.json").read_text(encoding="utf-8"))["waves"]["w69-w74"]
+THIRTEENTH_LABELS = {"en-default-w01-w50 (previous release)": "previous release (w01-w50)",
+                     "en-default-w01-w68 (this release)": "**this release (w01-w68)**"}
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("name", sorted(THIRTEENTH_LABELS))
+def test_thirteenth_wave_rows(name: str, preset: str) -> None:
+    model = THIRTEENTH["models"][name]
+    h = model["hn01-test"][preset]["binary_token"]
+    row = f"| {THIRTEENTH_LABELS[name]} | `{preset}` | " + _pooled_cells(model, THIRTEENTH["writers"], preset)
+    assert row + f" {h['precision']:.3f} / {h['recall']:.3f} |" in CARD
+    text = " ".join(CARD.split())
+    for w in THIRTEENTH["writers"]:
+        if w.startswith("w"):
+            assert _writer_quote(model, w) in text
+
+
+def test_the_bias_grid_is_quoted() -> None:
+    data = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w56-bias-w57-w62.json").read_text(encoding="utf-8"))
+    for b, p in next(iter(data["sweep"].values())).items():
+        row = (f"| {float(b):.1f} | {p['binary_token']['precision']:.4f} | {p['binary_token']['recall']:.4f} | "
+               f"{p['leaked_tokens']} | {p['notes_with_leak']} |")
+        assert row in CARD
