@@ -33,8 +33,9 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   log); the new span takes the label, source and lowest score of the column's tagged cells.
   Optional: ``header_pattern`` (a column whose first cell, its header, fully matches it
   counts as found even with no tagged cell: "Age", "Tech"; its new spans take
-  ``header_label``, one of the rule's types, and ``header_score``) and ``complete_cells`` (a cell that only spans of the
-  rule's types touch, all inside it, becomes one span: "Desir, [Wisly]" -> "[Desir, Wisly]");
+  ``header_label``, one of the rule's types, and ``header_score``) and ``complete_cells``
+  (a cell that only spans of the rule's types touch, all inside it, becomes one span:
+  "Desir, [Wisly]" -> "[Desir, Wisly]");
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
   loses a leading ``strip_left_pattern`` / trailing ``strip_right_pattern`` match, and a
@@ -195,7 +196,9 @@ class ColumnRule(PostRule):
         from notescrub.text.tables import columns
 
         text = doc.text
-        cols = columns(text) if spans or self.header_pattern is not None else []
+        # every column rule of a document reads the same tables: found once, kept on the document
+        cols = doc.cached("notescrub.post.table_columns", lambda d: columns(d.text)) \
+            if spans or self.header_pattern is not None else []
         if not cols:
             return spans
         assert self.cell_pattern is not None
