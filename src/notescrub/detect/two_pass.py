@@ -173,7 +173,7 @@ class PatientDictionary(Detector):
                             if (s.phi or s.label) in _ORG_TYPES:
                                 self._declared_acronym(doc, s, weak, derived)
                             elif (s.phi or s.label) in _NAME_TYPES:
-                                _declared_name_initials(doc.text, s, weak, derived)
+                                _declared_name_initials(doc.text, s, _content_words(weak), derived)
                         continue
                     words = tuple(view.tokens[i].text.lower() for i in view.tokens_in(s.start, s.end))
                     if not words:
@@ -212,7 +212,7 @@ class PatientDictionary(Detector):
             initials = "".join(w[0] for w in parts)
             if 2 <= len(parts) <= 3 and all(w[0].isupper() for w in parts) and not _ambiguous(initials):
                 derived[("initials", initials)][s.label] += 1
-            _declared_name_initials(doc.text, s, words, derived)
+            _declared_name_initials(doc.text, s, parts, derived)
 
     def _declared_acronym(self, doc: Document, s: Span, words: list[str],
                           derived: dict[tuple[str, str], Counter[str]]) -> None:
@@ -347,11 +347,11 @@ def _ambiguous(token: str) -> bool:
     return any(low in _lex(n) for n in ("medical_terms", "credentials", "eponyms", "common_words"))
 
 
-def _declared_name_initials(text: str, s: Span, words: list[str], derived: dict[tuple[str, str], Counter[str]]) -> None:
-    """Add the initials the note declares for the name span ``s`` (its tokens ``words``) to
-    ``derived``, when they are its initials (of every word, or first and last; the parts of a
-    hyphenated surname are tokens of their own: "PAG" for "Perpetua Adeyemi-Grant")."""
-    parts = _content_words(words)
+def _declared_name_initials(text: str, s: Span, parts: list[str], derived: dict[tuple[str, str], Counter[str]]) -> None:
+    """Add the initials the note declares for the name span ``s`` (its content words ``parts``,
+    :func:`_content_words`) to ``derived``, when they are its initials (of every word, or first
+    and last; the parts of a hyphenated surname are tokens of their own: "PAG" for "Perpetua
+    Adeyemi-Grant")."""
     if not 2 <= len(parts) <= 3 or not all(w[0].isupper() for w in parts):
         return
     declared = _declared_initials(text, s.start, s.end)
