@@ -31,7 +31,12 @@ def packaged_patterns() -> dict[str, re.Pattern]:
                 pats[f"{info.name}.{name}"] = value
     for rule in load_rules().rules:
         pats[f"rule {rule.name}"] = rule.regex
-    for rule in load_post_rules():
+    from pathlib import Path
+
+    from notescrub.registry import model_dir
+
+    model_rules = [Path(model_dir(m)) / "post.toml" for m in ("en-default", "es-meddocan")]
+    for rule in load_post_rules(["default.toml"] + [str(f) for f in model_rules if f.is_file()]):
         for field, value in vars(rule).items():
             if isinstance(value, re.Pattern):
                 pats[f"post rule {rule.name}.{field}"] = value

@@ -167,3 +167,15 @@ def test_initials_declared_for_a_titled_or_weaker_name_match_everywhere():
     assert out[1] == [("TP", "PATIENT"), ("PAG", "DOCTOR"), ("TP", "PATIENT"), ("PAG", "DOCTOR")]
     weaker = [Span(13, 22, "PATIENT", 0.4, "crf"), Span(38, 60, "DOCTOR", 0.95, "crf")]
     assert _derived([(key, weaker), (log, [])])[1] == [("PAG", "DOCTOR"), ("PAG", "DOCTOR")]  # below 0.5: not used
+
+
+def test_initials_in_the_last_cell_of_a_log_row():
+    text = "Sitter: Dana Ashby, CNA. Charge: Zora Quill."
+    spans = [Span(8, 18, "DOCTOR", 0.95, "crf"), Span(33, 43, "DOCTOR", 0.95, "crf")]
+    log = ("0200 | asleep, bed alarm on      | DA\n"
+           "0300   turned, repositioned         ZQ\n"
+           "0400 - voided, denies pain - ZQ\n"
+           "0500 DA was paged about the alarm\n")
+    out = _derived([(text, spans), (log, [])])
+    # after a table bar, after a wide gap and after a dash at the end of a row; not in running text
+    assert out[1] == [("DA", "DOCTOR"), ("ZQ", "DOCTOR"), ("ZQ", "DOCTOR")]

@@ -280,3 +280,86 @@ def test_a_year_that_names_a_guideline_is_not_a_date(text, kept):
 ])
 def test_an_ordinal_that_counts_body_parts_is_not_a_date(text, surface, kept):
     assert bool(_kept(_model_rules("drop-ordinal-of-anatomy"), text, surface, "DATE")) is kept
+
+
+def _added(pp, text, anchors=()):
+    """The spans the model's add rules put into ``text`` ({surface: label} of the anchor spans given)."""
+    from notescrub.types import Span
+
+    spans = [Span(text.index(s), text.index(s) + len(s), lab, 0.9, "crf") for s, lab in dict(anchors).items()]
+    doc = Document("d", text)
+    return [(doc.span_text(s), s.label) for s in pp.apply(doc, spans) if s.meta.get("post", "").startswith("add-")]
+
+
+@pytest.mark.parametrize("text, city, added", [
+    ("Lives alone in Hattiesburg, MS since 2019.", "Hattiesburg", [("MS", "STATE")]),
+    ("From Moose Jaw SK, moved here in May.", "Moose Jaw", [("SK", "STATE")]),
+    ("Seen in Tulsa OK today", "Tulsa", []),            # without a comma only abbreviations that are no word
+    ("Seen in Tulsa, OK.", "Tulsa", [("OK", "STATE")]),
+    ("Flew to Denver, CO2 retainer noted", "Denver", []),
+])
+def test_a_state_abbreviation_after_a_city_is_a_state(text, city, added):
+    assert _added(_model_rules("add-state-after-city"), text, {city: "CITY"}) == added
+
+
+@pytest.mark.parametrize("text, city, added", [
+    ("Klinik am See · Uferweg 9 · 6300 Zug", "Zug", [("6300", "ZIP")]),
+    ("Rua do Sol 4, 4050-120 Porto", "Porto", [("4050-120", "ZIP")]),
+    ("Postbus 12\n1012 AB Amsterdam", "Amsterdam", [("1012 AB", "ZIP")]),
+    ("gave 1000 Lisbon residents a leaflet", "Lisbon", []),
+])
+def test_a_postcode_before_its_city_is_a_zip(text, city, added):
+    assert _added(_model_rules("add-postcode-before-city"), text, {city: "CITY"}) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("She was admitted on the thirteenth with a fever.", [("thirteenth", "DATE")]),
+    ("Discharged on the twenty-first of March, stable.", [("twenty-first of March", "DATE")]),
+    ("Drain removed on the second day.", []),
+    ("Gangrene of the fifth toe.", []),
+])
+def test_a_day_of_the_month_in_words_is_a_date(text, added):
+    assert _added(_model_rules("add-spoken-day-of-month"), text) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Eintritt 17.03.2091. Marcumar stopped 14.03, restart on 20.03 if Hb stable.",
+     [("14.03", "DATE"), ("20.03", "DATE")]),
+    ("Seen 23/04/2090.\n25/04 09:30 wound dry, reviewed by GP.", [("25/04", "DATE")]),
+    ("Seen 04/23/2090. K 4.02 on 4.02 mg", []),                  # a month-first note: no day-first evidence
+    ("Seen 23.04.2090. Reduce to 2.5 mg on 2.5 mg", []),          # a dose, not a date
+])
+def test_a_day_and_month_in_a_day_first_note_is_a_date(text, added):
+    assert _added(_model_rules("add-day-month-date"), text) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Flight: KL 1042 AMS–BGO, seated, escort RN.", [("AMS", "LOCATION-OTHER"), ("BGO", "LOCATION-OTHER")]),
+    ("Arrived at Lisbon Airport (LIS) at 14:05.", [("LIS", "LOCATION-OTHER")]),
+    ("Cath: LAD–RCA collaterals, EF 40%.", []),                   # not a line about flights
+])
+def test_airport_codes_on_flight_lines(text, added):
+    rules = _model_rules("add-airport-code-from", "add-airport-code-to", "add-airport-code-in-brackets")
+    assert _added(rules, text) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Please call our US office with questions.", [("US", "COUNTRY")]),
+    ("No US equivalent of this brand.", [("US", "COUNTRY")]),
+    ("RUQ US showed sludge.", []),
+    ("US-guided biopsy.", []),
+])
+def test_us_before_a_word_of_travel_or_care_is_the_country(text, added):
+    assert _added(_model_rules("add-us-as-country"), text) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Domicilio: Calle de la Sierra Nevada 17, piso 3, Granada", [("Calle de la Sierra Nevada 17, piso 3", "STREET")]),
+    ("Praxis Lindenstrasse 45, Basel", [("Lindenstrasse 45", "STREET")]),
+    ("Kalem Sok. No: 9, Beşiktaş", [("Kalem Sok. No: 9", "STREET")]),
+    ("Cabinet médical, 22, rue des Lilas, Lyon", [("22, rue des Lilas", "STREET")]),
+    ("Take the route de facto 3 times", []),
+])
+def test_a_continental_street_line_is_a_street(text, added):
+    rules = _model_rules("add-foreign-street", "add-foreign-street-number-first")
+    assert _added(rules, text) == added

@@ -415,7 +415,8 @@ def _declared_nicknames(text: str, start: int, end: int) -> list[tuple[str, ...]
 
 
 def _initials_context(text: str, start: int, end: int) -> bool:
-    """Initials are written next to a slash ("EB/tk"), after a dash ("-JHP") or alone on a line."""
+    """Initials are written next to a slash ("EB/tk"), after a dash ("-JHP", "- JHP") at a line's end,
+    as the last cell of a log row (after a table bar or a gap of two or more spaces) or alone on a line."""
     lo, hi = max(0, start - _CONTEXT), min(len(text), end + _CONTEXT)  # bounded: linear on hostile input
     line_start = text.rfind("\n", lo, start) + 1 or lo
     line_end = text.find("\n", end, hi)
@@ -423,8 +424,13 @@ def _initials_context(text: str, start: int, end: int) -> bool:
     before, after = text[line_start:start], text[end:line_end]
     if before.rstrip().endswith("/") or after.lstrip().startswith("/"):
         return True
-    if before.endswith(("-", "--", "—")) and not after.strip():
-        return True
+    if not after.strip():
+        stripped = before.rstrip(" \t")
+        if before.endswith(("-", "--", "—")) or (stripped.endswith(("-", "–", "—")) and before.endswith(" ")):
+            return True
+        # the last cell of a log row: after a table bar or a wide gap ("... CNA        DA", "| DA")
+        if stripped.endswith("|") or (before.endswith(("  ", "\t")) and stripped):
+            return True
     return bool(_LINE_ALONE.fullmatch(before)) and not after.strip()
 
 

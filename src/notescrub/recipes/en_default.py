@@ -71,7 +71,11 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "fill-age-column", "fill-initials-column", "fill-name-column",
               "drop-sequence-variant", "drop-grading-scale", "drop-us-ultrasound",
               "drop-year-of-guideline", "drop-year-of-guideline-body",
-              "drop-ordinal-of-anatomy"]
+              "drop-ordinal-of-anatomy",
+              # gaps the tagger left (action "add")
+              "add-state-after-city", "add-postcode-before-city", "add-spoken-day-of-month", "add-day-month-date",
+              "add-airport-code-from", "add-airport-code-to", "add-airport-code-in-brackets", "add-us-as-country",
+              "add-foreign-street", "add-foreign-street-number-first"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:

@@ -387,3 +387,92 @@ def test_a_header_that_matches_the_cell_pattern_is_not_a_value(tmp_path):
     doc = Document("d", text)
     out = [doc.span_text(s) for s in pp.apply(doc, [_at(text, "0800", "DATE")])]
     assert out == ["0800", "KW", "DM", "KW"]  # the header "RN" stays untagged
+
+
+# --------------------------------------------------------------------------- add action
+_ADD_STATE = '''
+[[rule]]
+name = "state"
+action = "add"
+types = ["CITY"]
+anchor = "after"
+label = "STATE"
+window = 6
+pattern = ',[ \\t]?(?P<phi>MS|MD)(?!\\w)'
+'''
+
+
+def _labelled(pp, text, spans):
+    doc = Document("d", text)
+    return [(doc.span_text(s), s.label, s.meta.get("post")) for s in pp.apply(doc, spans)]
+
+
+def test_add_after_a_span_of_its_types(tmp_path):
+    pp = _rules(tmp_path, _ADD_STATE)
+    text = "Lives in Batesville, MS with her son. MS flare in 2019."
+    assert _labelled(pp, text, [_at(text, "Batesville", "CITY")]) == [
+        ("Batesville", "CITY", None), ("MS", "STATE", "state")]  # the disease, not after a city, stays
+    # no city span: nothing to anchor to
+    assert _labelled(pp, text, []) == []
+
+
+def test_add_never_touches_a_span_there_is(tmp_path):
+    pp = _rules(tmp_path, _ADD_STATE)
+    text = "Batesville, MS 38606"
+    spans = [_at(text, "Batesville", "CITY"), _at(text, "MS 38606", "ZIP")]
+    assert [s for _, _, s in _labelled(pp, text, spans)] == [None, None]
+
+
+def test_add_before_a_span_ends_where_it_starts(tmp_path):
+    pp = _rules(tmp_path, '''
+[[rule]]
+name = "zip"
+action = "add"
+types = ["CITY"]
+anchor = "before"
+label = "ZIP"
+window = 12
+pattern = '(?:^|[,·][ \\t]*)(?P<phi>\\d{4,5})[ \\t]+$'
+''')
+    text = "Seestrasse 412 · 8038 Zürich\nroom 8038 Zürich"
+    spans = [_at(text, "Zürich", "CITY"), Span(text.rindex("Zürich"), len(text), "CITY", 0.9, "crf")]
+    out = _labelled(pp, text, spans)
+    assert ("8038", "ZIP", "zip") in out and len(out) == 3  # "room 8038" has no separator before it
+
+
+def test_add_free_pattern_with_line_and_document_conditions(tmp_path):
+    pp = _rules(tmp_path, '''
+[[rule]]
+name = "leg"
+action = "add"
+label = "LOCATION-OTHER"
+pattern = '(?<![\\w-])(?P<phi>[A-Z]{3})-[A-Z]{3}(?![\\w-])|(?P<phi2>\\d\\d\\.\\d\\d)(?= evening)'
+line_pattern = '(?i:flight|evening)'
+doc_pattern = 'Itinerary'
+''')
+    text = "Itinerary\nFlight EI 683 GVA-DUB on Sat\nECG: LAD-RCA normal\nVT on 09.10 evening"
+    assert _labelled(pp, text, []) == [("GVA", "LOCATION-OTHER", "leg"), ("09.10", "LOCATION-OTHER", "leg")]
+    assert _labelled(pp, text.replace("Itinerary", "Plan"), []) == []  # the document condition fails
+
+
+def test_add_rule_validation(tmp_path):
+    base = '[[rule]]\nname = "a"\naction = "add"\n'
+    with pytest.raises(ConfigError, match="needs pattern"):
+        _rules(tmp_path, base + 'label = "DATE"\n')
+    with pytest.raises(ConfigError, match="needs label"):
+        _rules(tmp_path, base + "pattern = 'x'\n")
+    with pytest.raises(ConfigError, match="anchor"):
+        _rules(tmp_path, base + "pattern = 'x'\nlabel = \"DATE\"\nanchor = \"left\"\ntypes = [\"CITY\"]\n")
+    with pytest.raises(ConfigError, match="needs types"):
+        _rules(tmp_path, base + "pattern = 'x'\nlabel = \"DATE\"\nanchor = \"after\"\n")
+    with pytest.raises(ConfigError, match="types needs anchor"):
+        _rules(tmp_path, base + "pattern = 'x'\nlabel = \"DATE\"\ntypes = [\"CITY\"]\n")
+    with pytest.raises(ConfigError, match="must end with"):
+        _rules(tmp_path, base + "pattern = 'x'\nlabel = \"ZIP\"\nanchor = \"before\"\ntypes = [\"CITY\"]\n")
+    with pytest.raises(ConfigError, match="score"):
+        _rules(tmp_path, base + "pattern = 'x'\nlabel = \"DATE\"\nscore = 2\n")
+
+
+def test_add_runs_on_a_document_without_spans(tmp_path):
+    pp = _rules(tmp_path, '[[rule]]\nname = "a"\naction = "add"\nlabel = "DATE"\npattern = \'\\bTues\\b\'\n')
+    assert _labelled(pp, "RTC Tues.", []) == [("Tues", "DATE", "a")]

@@ -36,6 +36,16 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   ``header_label``, one of the rule's types, and ``header_score``) and ``complete_cells``
   (a cell that only spans of the rule's types touch, all inside it, becomes one span:
   "Desir, [Wisly]" -> "[Desir, Wisly]");
+* ``add``: new spans where the detectors left a gap. ``pattern`` (its first group named
+  ``phi``, ``phi2``, ... that took part in the match, else the whole match) becomes a span of ``label`` at ``score`` (default 0.6) wherever no span touches
+  it. With ``anchor = "after"`` the pattern must match right at the end of a span of the
+  rule's ``types`` (within ``window`` characters, same line: the state after "Batesville, "),
+  with ``anchor = "before"`` it must end right where such a span starts (it ends with ``$``:
+  the postcode before "Zürich"); without ``anchor`` it is searched in the whole text.
+  ``line_pattern`` (optional) must be found in the match's line (a flight line for airport
+  codes), ``doc_pattern`` (optional) somewhere in the document (a date written day first,
+  before a short "21.02" counts as a date). The rule runs on each target's spans, so a match another target already covers
+  can come twice; the resolver keeps one;
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
   loses a leading ``strip_left_pattern`` / trailing ``strip_right_pattern`` match, and a
@@ -70,12 +80,12 @@ from notescrub.errors import ConfigError
 from notescrub.text.views import TokenView, token_view
 from notescrub.types import Document, Span
 
-__all__ = ["ACTIONS", "ColumnRule", "DropRule", "ExtendRule", "GrowRule", "MergeRule", "PostProcessor", "PostRule", "SplitRule",
+__all__ = ["ACTIONS", "AddRule", "ColumnRule", "DropRule", "ExtendRule", "GrowRule", "MergeRule", "PostProcessor", "PostRule", "SplitRule",
            "load_post_rules", "packaged_post_files"]
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("extend", "drop", "merge", "grow", "split", "column")
+ACTIONS = ("extend", "drop", "merge", "grow", "split", "column", "add")
 _PACKAGE = "notescrub.resources.postprocess"
 _COMMON_KEYS = {"name", "action", "types", "description"}
 _KEYS = {
@@ -87,6 +97,7 @@ _KEYS = {
     "split": _COMMON_KEYS | {"split_pattern", "strip_left_pattern", "strip_right_pattern", "all_in", "keep_in"},
     "column": _COMMON_KEYS | {"cell_pattern", "min_found", "min_share", "header_pattern", "header_label",
                               "header_score", "complete_cells"},
+    "add": _COMMON_KEYS | {"pattern", "label", "score", "anchor", "window", "line_pattern", "doc_pattern"},
 }
 _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
@@ -101,8 +112,8 @@ class PostRule:
     """What every post-processing rule has: a name, the types it applies to, its origin.
 
     Each action is its own small class (:class:`ExtendRule`, :class:`DropRule`,
-    :class:`MergeRule`, :class:`GrowRule`, :class:`SplitRule`, :class:`ColumnRule`) with only its own fields and
-    a :meth:`run` that maps one document's sorted spans to the corrected ones.
+    :class:`MergeRule`, :class:`GrowRule`, :class:`SplitRule`, :class:`ColumnRule`, :class:`AddRule`) with only
+    its own fields and a :meth:`run` that maps one document's sorted spans to the corrected ones.
     """
 
     name: str
@@ -261,6 +272,83 @@ class ColumnRule(PostRule):
 
 
 @dataclass(frozen=True)
+class AddRule(PostRule):
+    """``add``: a new span where ``pattern`` matches and no span is (see module doc)."""
+
+    pattern: re.Pattern[str] | None = None
+    label: str = ""
+    score: float = 0.6
+    anchor: str = ""
+    window: int = 20
+    line_pattern: re.Pattern[str] | None = None
+    doc_pattern: re.Pattern[str] | None = None
+    action = "add"
+
+    def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
+        from bisect import bisect_right
+
+        assert self.pattern is not None
+        text, pat = doc.text, self.pattern
+        matches: list[re.Match[str]] = []
+        if self.doc_pattern is not None and self.doc_pattern.search(text) is None:
+            return spans
+        if not self.anchor:
+            matches = list(pat.finditer(text))
+        else:
+            for s in spans:
+                if not self.applies_to(s):
+                    continue
+                if self.anchor == "after":  # from the span's end to the window's or the line's end
+                    stop = text.find("\n", s.end, s.end + self.window)
+                    m = pat.match(text, s.end, s.end + self.window if stop < 0 else stop)
+                else:  # ends at the span's start, from the window's or the line's start
+                    lo = max(0, s.start - self.window)
+                    lo = text.rfind("\n", lo, s.start) + 1 or lo
+                    m = pat.search(text, lo, s.start)
+                if m is not None:
+                    matches.append(m)
+        if not matches:
+            return spans
+        # merged extents of the spans there are: a new span may touch none of them
+        starts: list[int] = []
+        ends: list[int] = []
+        for s in spans:
+            if ends and s.start <= ends[-1]:
+                ends[-1] = max(ends[-1], s.end)
+            else:
+                starts.append(s.start)
+                ends.append(s.end)
+        groups = sorted((g for g in pat.groupindex if g.startswith("phi")), key=pat.groupindex.__getitem__)
+        lines: dict[int, bool] = {}
+        added: list[Span] = []
+        for a, b in sorted(_phi_extent(m, groups) for m in matches):
+            if a < 0 or a >= b or (added and a < added[-1].end):
+                continue
+            k = bisect_right(starts, b) - 1  # the last merged extent starting at or before b
+            if k >= 0 and ends[k] >= a:
+                continue
+            if self.line_pattern is not None:
+                ls = text.rfind("\n", 0, a) + 1
+                if ls not in lines:
+                    le = text.find("\n", b)
+                    lines[ls] = self.line_pattern.search(text, ls, len(text) if le < 0 else le) is not None
+                if not lines[ls]:
+                    continue
+            added.append(Span(a, b, self.label, self.score, "post", meta={"post": self.name}))
+        if not added:
+            return spans
+        return sorted(spans + added, key=Span.sort_key)
+
+
+def _phi_extent(m: re.Match[str], groups: list[str]) -> tuple[int, int]:
+    """The extent of the first of ``groups`` (``phi``, ``phi2``, ...) that took part in ``m``, else of ``m``."""
+    for g in groups:
+        if m.start(g) >= 0:
+            return m.span(g)
+    return (m.span() if not groups else (-1, -1))
+
+
+@dataclass(frozen=True)
 class MergeRule(PostRule):
     """``merge``: two spans of one label with only ``gap_pattern`` between them become one."""
 
@@ -397,6 +485,8 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
                         all_in=_lexicon_names(raw, fail), keep_in=_lexicon_names(raw, fail, "keep_in"))
     if action == "column":
         return _column_rule(raw, common, fail)
+    if action == "add":
+        return _add_rule(raw, common, fail)
     if action == "drop":
         if not any(k in raw for k in _DROP_CONDITIONS):
             raise fail(f"a drop rule needs at least one of {', '.join(_DROP_CONDITIONS)}")
@@ -438,6 +528,30 @@ def _column_rule(raw: dict[str, Any], common: dict[str, Any], fail: Any) -> Colu
         raise fail("complete_cells must be true or false")
     return ColumnRule(**common, cell_pattern=cell, min_found=min_found, min_share=float(share), header_pattern=header,
                       header_label=label, header_score=float(header_score), complete_cells=complete)
+
+
+def _add_rule(raw: dict[str, Any], common: dict[str, Any], fail: Any) -> AddRule:
+    pattern = _regex(raw.get("pattern"), "pattern", fail)
+    if pattern is None:
+        raise fail("an add rule needs pattern")
+    label = raw.get("label")
+    if not isinstance(label, str) or not label:
+        raise fail("an add rule needs label, the new spans' label")
+    score = raw.get("score", 0.6)
+    if not isinstance(score, (int, float)) or not 0.0 < float(score) <= 1.0:
+        raise fail("score must be a number in (0, 1]")
+    anchor = raw.get("anchor", "")
+    if anchor not in ("", "after", "before"):
+        raise fail(f"anchor must be 'after' or 'before', got {anchor!r}")
+    if anchor and not common["types"]:
+        raise fail("an anchored add rule needs types, the labels of the spans it is anchored to")
+    if not anchor and common["types"]:
+        raise fail("types needs anchor ('after' or 'before')")
+    if anchor == "before" and not pattern.pattern.endswith("$"):
+        raise fail("with anchor 'before', pattern must end with '$' (it ends where the span starts)")
+    return AddRule(**common, pattern=pattern, label=label, score=float(score), anchor=anchor,
+                   window=_window(raw, fail), line_pattern=_regex(raw.get("line_pattern"), "line_pattern", fail),
+                   doc_pattern=_regex(raw.get("doc_pattern"), "doc_pattern", fail))
 
 
 def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple[str, ...]:
@@ -537,7 +651,7 @@ class PostProcessor:
     def apply(self, doc: Document, spans: Sequence[Span]) -> list[Span]:
         """The corrected spans (new :class:`Span` objects; ``meta["post"]`` names the rule)."""
         out = sorted(spans, key=Span.sort_key)
-        if not out or not self.rules:
+        if not self.rules or not (out or any(r.action == "add" and not getattr(r, "anchor", "") for r in self.rules)):
             return list(out)
         view = token_view(doc)
         for rule in self.rules:
