@@ -179,3 +179,14 @@ def test_initials_in_the_last_cell_of_a_log_row():
     out = _derived([(text, spans), (log, [])])
     # after a table bar, after a wide gap and after a dash at the end of a row; not in running text
     assert out[1] == [("DA", "DOCTOR"), ("ZQ", "DOCTOR"), ("ZQ", "DOCTOR")]
+
+
+def test_credentials_and_bare_initials_are_not_harvested():
+    text = "Attending: Lamar Whitsett, M.D.\ncc: Harold Pruitt, M.D., F.A.C.C."
+    spans = [Span(text.index("M.D."), text.index("M.D.") + 4, "DOCTOR", 0.9, "crf"),
+             Span(text.index("Lamar"), text.index("Lamar") + 14, "DOCTOR", 0.9, "crf")]
+    later = "Signed: Ana Ruiz, M.D. Lamar Whitsett reviewed."
+    doc_a = Document("a", text, "P1", layers={"crf": spans})
+    doc_b = Document("b", later, "P1")
+    out = PatientDictionary(sources=["crf"]).detect_many([doc_a, doc_b])[1]
+    assert [later[s.start:s.end] for s in out] == ["Lamar Whitsett"]

@@ -363,3 +363,36 @@ def test_us_before_a_word_of_travel_or_care_is_the_country(text, added):
 def test_a_continental_street_line_is_a_street(text, added):
     rules = _model_rules("add-foreign-street", "add-foreign-street-number-first")
     assert _added(rules, text) == added
+
+
+@pytest.mark.parametrize("text, surface, rules, kept", [
+    ("Power: left arm 2/5, leg 3/5, right side 5/5.", "3/5", ("drop-date-motor-grade",), False),
+    ("Quads improved from 3/5 to 4/5 this week.", "4/5", ("drop-date-motor-grade",), False),
+    ("Retest deferred to 5/5.", "5/5", ("drop-date-motor-grade",), True),     # a date after 'to'
+    ("Seen 3/5 for follow-up.", "3/5", ("drop-date-motor-grade",), True),
+    ("Extrusion at L4/5 with L5 root compression.", "4/5", ("drop-date-spine-level",), False),
+    ("Admitted 4/5 with back pain.", "4/5", ("drop-date-spine-level",), True),
+    ("Enoxaparin given (day 2/7).", "2/7", ("drop-date-day-of-course",), False),
+    ("Dyngus Day (4/1) with family.", "4/1", ("drop-date-day-of-course",), True),
+])
+def test_fractions_that_are_grades_levels_or_course_days_are_not_dates(text, surface, rules, kept):
+    assert bool(_kept(_model_rules(*rules), text, surface, "DATE")) is kept
+
+
+@pytest.mark.parametrize("surface, label", [("I-PASS", "LOCATION-OTHER"), ("SBAR", "ORGANIZATION")])
+def test_a_handoff_mnemonic_is_not_phi(surface, label):
+    assert _kept(_model_rules("drop-handoff-mnemonic"), f"{surface} sign-out to night float", surface, label) == []
+
+
+@pytest.mark.parametrize("text, surface, label, rule, kept", [
+    ("Lymph nodes: 0/13 (L 0/7, R 0/6).", "0/13", "DATE", "drop-date-zero-fraction", False),
+    ("Seen 10/13 for follow-up.", "10/13", "DATE", "drop-date-zero-fraction", True),
+    ("Plan: ATP7B gene sequencing, send out.", "ATP7B", "IDNUM", "drop-gene-symbol", False),
+    ("CYP2C19 genotype *2/*2.", "CYP2C19", "IDNUM", "drop-gene-symbol", False),
+    ("Specimen SP22-4417 received.", "SP22-4417", "IDNUM", "drop-gene-symbol", True),
+    ("Regimen: R-CHOP-21, cycle 4 of 6.", "R-CHOP-21", "IDNUM", "drop-chemo-regimen", False),
+    ("Adjuvant mFOLFOX6 - proceed C5.", "mFOLFOX6", "HOSPITAL", "drop-chemo-regimen", False),
+    ("Transferred to CHOP for surgery.", "CHOP", "HOSPITAL", "drop-chemo-regimen", True),
+])
+def test_gene_symbols_regimens_and_zero_fractions_are_not_phi(text, surface, label, rule, kept):
+    assert bool(_kept(_model_rules(rule), text, surface, label)) is kept

@@ -145,6 +145,8 @@ class PatientDictionary(Detector):
         text = " ".join(words)
         if sum(len(w) for w in words) < self.min_chars or not any(c.isalnum() for c in text):
             return "drop"
+        if _credentials_or_initials(words):
+            return "drop"
         if len(words) == 1 and words[0].isalpha():
             w = words[0]
             medical, common, first, last = _LANG_LEXICONS[self.lang]
@@ -412,6 +414,27 @@ def _declared_nicknames(text: str, start: int, end: int) -> list[tuple[str, ...]
             continue
         found.append(tuple(w.lower() for w in words))
     return found
+
+
+def _credentials_or_initials(words: tuple[str, ...]) -> bool:
+    """A span that is only credentials or bare initials is no name to look for everywhere: the
+    tagger took the "M.D." after a signer's name (", M.D., F.A.C.C."), or a lone "J. B.".
+
+    >>> _credentials_or_initials(("m", ".", "d", ".")), _credentials_or_initials(("m", ".", "d", ".", ",", "f", ".", "a", ".", "c", ".", "c", "."))
+    (True, True)
+    >>> _credentials_or_initials(("j", ".", "b", ".")), _credentials_or_initials(("j", ".", "moreau"))
+    (True, False)
+    >>> _credentials_or_initials(("4471",))
+    False
+    """
+    letters = [w for w in words if w.isalpha()]
+    if not letters:
+        return False
+    if all(len(w) == 1 for w in letters):
+        return True
+    creds = _lex("credentials")
+    parts = "".join(words).split(",")
+    return all(p in creds for p in parts if p)
 
 
 def _initials_context(text: str, start: int, end: int) -> bool:

@@ -71,7 +71,9 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "fill-age-column", "fill-initials-column", "fill-name-column",
               "drop-sequence-variant", "drop-grading-scale", "drop-us-ultrasound",
               "drop-year-of-guideline", "drop-year-of-guideline-body",
-              "drop-ordinal-of-anatomy",
+              "drop-ordinal-of-anatomy", "drop-date-motor-grade", "drop-date-spine-level",
+              "drop-date-day-of-course", "drop-handoff-mnemonic", "drop-date-zero-fraction",
+              "drop-gene-symbol", "drop-chemo-regimen",
               # gaps the tagger left (action "add")
               "add-state-after-city", "add-postcode-before-city", "add-spoken-day-of-month", "add-day-month-date",
               "add-airport-code-from", "add-airport-code-to", "add-airport-code-in-brackets", "add-us-as-country",
