@@ -254,3 +254,41 @@ def test_the_bias_grid_is_quoted() -> None:
         row = (f"| {float(b):.1f} | {p['binary_token']['precision']:.4f} | {p['binary_token']['recall']:.4f} | "
                f"{p['leaked_tokens']} | {p['notes_with_leak']} |")
         assert row in CARD
+
+
+FOURTEENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w75-w80-decode-fixes.json").read_text(encoding="utf-8"))
+FOURTEENTH_LABELS = {"shipped model, code ff77a2b": "before (ff77a2b)",
+                     "shipped model, decode-time fixes (fa2cbd5)": "**decode-time fixes**"}
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("name", sorted(FOURTEENTH_LABELS))
+def test_fourteenth_wave_decode_fix_rows(name: str, preset: str) -> None:
+    model = FOURTEENTH["models"][name]
+    h = model["hn01-test"][preset]["binary_token"]
+    row = f"| {FOURTEENTH_LABELS[name]} | `{preset}` | " + _pooled_cells(model, FOURTEENTH["writers"], preset)
+    assert row + f" {h['precision']:.3f} / {h['recall']:.3f} |" in CARD
+
+
+def test_fourteenth_wave_quotes() -> None:
+    text = " ".join(CARD.split())
+    before, after = (FOURTEENTH["models"][n]["pooled"]["high-recall"] for n in FOURTEENTH_LABELS)
+    assert f"{before['leaked_tokens']} → {after['leaked_tokens']} leaked tokens at `high-recall`" in text
+    assert (f"STREET {before['leaked_by_type']['STREET']} → {after['leaked_by_type']['STREET']}; balanced "
+            f"{FOURTEENTH['models']['shipped model, code ff77a2b']['pooled']['balanced']['leaked_by_type']['STREET']} → "
+            f"{FOURTEENTH['models']['shipped model, decode-time fixes (fa2cbd5)']['pooled']['balanced']['leaked_by_type']['STREET']}") in text
+    model = FOURTEENTH["models"]["shipped model, decode-time fixes (fa2cbd5)"]
+    for w in FOURTEENTH["writers"]:
+        if w.startswith("w"):
+            assert _writer_quote(model, w) in text
+    by = after["leaked_by_type"]
+    assert (f"DATE {by['DATE']}, PROFESSION {by['PROFESSION']}, HOSPITAL {by['HOSPITAL']}, STREET {by['STREET']}, "
+            f"ORGANIZATION {by['ORGANIZATION']} tokens") in text
+
+
+def test_fourteenth_wave_fixes_where_they_were_read() -> None:
+    data = json.loads((ROOT / "benchmarks" / "results" / "en-default-w69-w74-decode-fixes-read.json").read_text(encoding="utf-8"))
+    a, b = data["code ff77a2b"], data["decode-time fixes (fa2cbd5)"]
+    text = " ".join(CARD.split())
+    assert (f"from {a['leaked_tokens']} to {b['leaked_tokens']} leaked tokens (hn01-dev included) and its "
+            f"false-positive tokens from {a['false_positive_tokens']:,} to {b['false_positive_tokens']:,}") in text
