@@ -396,3 +396,47 @@ def test_a_handoff_mnemonic_is_not_phi(surface, label):
 ])
 def test_gene_symbols_regimens_and_zero_fractions_are_not_phi(text, surface, label, rule, kept):
     assert bool(_kept(_model_rules(rule), text, surface, label)) is kept
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Seen in clinic le 14 février 2091 for follow-up.", [("14 février 2091", "DATE")]),
+    ("Control el 9 de julio de 2024, sin fiebre.", [("9 de julio de 2024", "DATE")]),
+    ("RDV jeudi 23 mars 13h30.", [("jeudi 23 mars", "DATE")]),
+    ("Weight 62 kg en octobre.", [("octobre", "DATE")]),
+    ("Patient Julio Mayo, admitted from the Mars clinic.", []),   # names and English words stay
+])
+def test_a_date_with_a_continental_month_or_weekday(text, added):
+    assert _added(_model_rules("add-foreign-month-date"), text) == added
+
+
+@pytest.mark.parametrize("text, anchors, rule, added", [
+    ("Adresse: 12 rue Lafleur, Longueuil (Qc) J4K 1A1", {"Longueuil": "CITY"}, "add-state-in-brackets-after-city",
+     [("Qc", "STATE")]),
+    ("Payer: Lakes Mutual (MI no-fault PIP), NB plate PRK 2210", {}, "add-state-before-law-or-plate",
+     [("MI", "STATE"), ("NB", "STATE")]),
+    ("Re: Mr. PARK Min-jun (박민준), DOB 03 Sep 2045", {"PARK Min-jun": "PATIENT"}, "add-native-script-after-name",
+     [("박민준", "PATIENT")]),
+    ("To: Dr. ONO Aiko (小野 愛子 先生)", {"ONO Aiko": "DOCTOR"}, "add-native-script-after-name", [("小野 愛子", "DOCTOR")]),
+    ("Signed: 李明 (Li Ming)", {"Li Ming": "DOCTOR"}, "add-native-script-before-name", [("李明", "DOCTOR")]),
+    ("DOB 1961/05/02 (民國50年5月2日), admitted 2023年10月3日", {}, "add-east-asian-date",
+     [("民國50年5月2日", "DATE"), ("2023年10月3日", "DATE")]),
+    ("Clinic: 5F, 31 Itaewon-ro 14-gil, Yongsan-gu, Seoul", {}, "add-east-asian-street",
+     [("5F, 31 Itaewon-ro 14-gil", "STREET")]),
+    ("Office: No. 88, Sec. 3, Zhongshan N. Rd., Taipei", {}, "add-east-asian-street",
+     [("No. 88, Sec. 3, Zhongshan N. Rd.", "STREET")]),
+    ("Mail: PSC 417 Box 92, FPO AP 96306", {}, "add-military-mail-address", [("PSC 417 Box 92", "STREET")]),
+    ("Niece Dana (61, pharmacist in Joliet) and son Al (40, tearful).", {}, "add-profession-after-age",
+     [("pharmacist", "PROFESSION")]),
+])
+def test_add_rules_of_the_fourteenth_wave(text, anchors, rule, added):
+    assert _added(_model_rules(rule), text, anchors) == added
+
+
+def test_a_continental_street_replaces_the_part_the_tagger_found():
+    from notescrub.types import Span
+
+    text = "Domicile: 1488, rang Saint-Paul, app. 3, Saint-Remi"
+    doc = Document("d", text)
+    part = Span(text.index("Saint-Paul"), text.index("Saint-Paul") + 10, "STREET", 0.8, "crf")
+    out = _model_rules("add-foreign-street-number-first").apply(doc, [part])
+    assert [doc.span_text(s) for s in out] == ["1488, rang Saint-Paul, app. 3"]

@@ -77,7 +77,10 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               # gaps the tagger left (action "add")
               "add-state-after-city", "add-postcode-before-city", "add-spoken-day-of-month", "add-day-month-date",
               "add-airport-code-from", "add-airport-code-to", "add-airport-code-in-brackets", "add-us-as-country",
-              "add-foreign-street", "add-foreign-street-number-first"]
+              "add-foreign-street", "add-foreign-street-number-first", "add-foreign-month-date",
+              "add-state-in-brackets-after-city", "add-state-before-law-or-plate", "add-native-script-after-name",
+              "add-native-script-before-name", "add-east-asian-date", "add-east-asian-street",
+              "add-military-mail-address", "add-profession-after-age"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:

@@ -476,3 +476,38 @@ def test_add_rule_validation(tmp_path):
 def test_add_runs_on_a_document_without_spans(tmp_path):
     pp = _rules(tmp_path, '[[rule]]\nname = "a"\naction = "add"\nlabel = "DATE"\npattern = \'\\bTues\\b\'\n')
     assert _labelled(pp, "RTC Tues.", []) == [("Tues", "DATE", "a")]
+
+
+def test_add_absorbs_spans_of_its_label_inside_the_match(tmp_path):
+    rule = '[[rule]]\nname = "st"\naction = "add"\nlabel = "STREET"\nabsorb = true\npattern = \'\\d+, rue [A-Z]\\w+(?:, app\\. \\d+)?\'\n'
+    pp = _rules(tmp_path, rule)
+    text = "Lives at 4418, rue Auberon, app. 2, Montreal. Clinic 12, rue Peel."
+    spans = [_at(text, "Auberon", "STREET"), _at(text, "Peel", "CITY")]
+    assert _labelled(pp, text, spans) == [("4418, rue Auberon, app. 2", "STREET", "st"), ("Peel", "CITY", None)]
+    # without absorb the tagger's part-span blocks the match
+    assert _labelled(_rules(tmp_path, rule.replace("absorb = true\n", "")), text, spans)[0] == ("Auberon", "STREET", None)
+
+
+def test_add_with_the_anchor_label_and_a_lexicon_condition(tmp_path):
+    pp = _rules(tmp_path, '''
+[[rule]]
+name = "script"
+action = "add"
+types = ["PATIENT", "HOSPITAL"]
+anchor = "after"
+label = "@anchor"
+window = 30
+pattern = '[ \\t]*\\((?P<phi>[\\u3040-\\u30ff\\u3400-\\u9fff]+)\\)'
+
+[[rule]]
+name = "job"
+action = "add"
+label = "PROFESSION"
+all_in = ["professions"]
+pattern = '\\(\\d+, (?P<phi>[a-z]+)\\)'
+''')
+    text = "Mr. Sato (佐藤) at Kaigan Hospital (海岸病院). Niece Ana (64, realtor); son Bo (30, tearful)."
+    spans = [_at(text, "Sato", "PATIENT"), _at(text, "Kaigan Hospital", "HOSPITAL")]
+    out = _labelled(pp, text, spans)
+    assert ("佐藤", "PATIENT", "script") in out and ("海岸病院", "HOSPITAL", "script") in out
+    assert ("realtor", "PROFESSION", "job") in out and not any(t == "tearful" for t, _, _ in out)

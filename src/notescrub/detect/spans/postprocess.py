@@ -44,7 +44,10 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   the postcode before "Zürich"); without ``anchor`` it is searched in the whole text.
   ``line_pattern`` (optional) must be found in the match's line (a flight line for airport
   codes), ``doc_pattern`` (optional) somewhere in the document (a date written day first,
-  before a short "21.02" counts as a date). The rule runs on each target's spans, so a match another target already covers
+  before a short "21.02" counts as a date), ``all_in`` (lexicons: every word of the new span is
+  in one of them). ``label = "@anchor"`` gives the new span the anchor span's label (a name's
+  native-script form in brackets after it); ``absorb = true`` lets a match cover spans of its
+  own label that lie inside it, which it replaces (a street the tagger found in part). The rule runs on each target's spans, so a match another target already covers
   can come twice; the resolver keeps one;
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
@@ -97,7 +100,8 @@ _KEYS = {
     "split": _COMMON_KEYS | {"split_pattern", "strip_left_pattern", "strip_right_pattern", "all_in", "keep_in"},
     "column": _COMMON_KEYS | {"cell_pattern", "min_found", "min_share", "header_pattern", "header_label",
                               "header_score", "complete_cells"},
-    "add": _COMMON_KEYS | {"pattern", "label", "score", "anchor", "window", "line_pattern", "doc_pattern"},
+    "add": _COMMON_KEYS | {"pattern", "label", "score", "anchor", "window", "line_pattern", "doc_pattern", "absorb",
+                           "all_in"},
 }
 _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
@@ -282,18 +286,21 @@ class AddRule(PostRule):
     window: int = 20
     line_pattern: re.Pattern[str] | None = None
     doc_pattern: re.Pattern[str] | None = None
+    absorb: bool = False
+    all_in: tuple[str, ...] = ()
     action = "add"
 
     def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
-        from bisect import bisect_right
+        from bisect import bisect_left, bisect_right
 
         assert self.pattern is not None
         text, pat = doc.text, self.pattern
-        matches: list[re.Match[str]] = []
         if self.doc_pattern is not None and self.doc_pattern.search(text) is None:
             return spans
+        groups = sorted((g for g in pat.groupindex if g.startswith("phi")), key=pat.groupindex.__getitem__)
+        found: list[tuple[int, int, str]] = []  # (start, end, label) of each match's new span
         if not self.anchor:
-            matches = list(pat.finditer(text))
+            found = [(*_phi_extent(m, groups), self.label) for m in pat.finditer(text)]
         else:
             for s in spans:
                 if not self.applies_to(s):
@@ -306,10 +313,11 @@ class AddRule(PostRule):
                     lo = text.rfind("\n", lo, s.start) + 1 or lo
                     m = pat.search(text, lo, s.start)
                 if m is not None:
-                    matches.append(m)
-        if not matches:
+                    found.append((*_phi_extent(m, groups), s.label if self.label == "@anchor" else self.label))
+        if not found:
             return spans
-        # merged extents of the spans there are: a new span may touch none of them
+        # merged extents of the spans there are: a new span may touch none of them (or, with
+        # absorb, only spans of its own label lying inside it, which it replaces)
         starts: list[int] = []
         ends: list[int] = []
         for s in spans:
@@ -318,15 +326,22 @@ class AddRule(PostRule):
             else:
                 starts.append(s.start)
                 ends.append(s.end)
-        groups = sorted((g for g in pat.groupindex if g.startswith("phi")), key=pat.groupindex.__getitem__)
+        span_starts = [s.start for s in spans]
         lines: dict[int, bool] = {}
         added: list[Span] = []
-        for a, b in sorted(_phi_extent(m, groups) for m in matches):
+        absorbed: set[int] = set()
+        for a, b, label in sorted(found):
             if a < 0 or a >= b or (added and a < added[-1].end):
                 continue
             k = bisect_right(starts, b) - 1  # the last merged extent starting at or before b
             if k >= 0 and ends[k] >= a:
-                continue
+                inside = spans[bisect_left(span_starts, a):bisect_left(span_starts, b)]
+                j = bisect_right(starts, a) - 1  # the merged extent at a, if one runs across it
+                crossing = j >= 0 and starts[j] < a < ends[j]
+                if not (self.absorb and inside and not crossing and ends[k] <= b
+                        and all(x.label == label and x.end <= b for x in inside)):
+                    continue
+                absorbed.update(id(x) for x in inside)
             if self.line_pattern is not None:
                 ls = text.rfind("\n", 0, a) + 1
                 if ls not in lines:
@@ -334,10 +349,13 @@ class AddRule(PostRule):
                     lines[ls] = self.line_pattern.search(text, ls, len(text) if le < 0 else le) is not None
                 if not lines[ls]:
                     continue
-            added.append(Span(a, b, self.label, self.score, "post", meta={"post": self.name}))
+            if self.all_in and not _all_in(text[a:b], self.all_in):
+                continue
+            added.append(Span(a, b, label, self.score, "post", meta={"post": self.name}))
         if not added:
             return spans
-        return sorted(spans + added, key=Span.sort_key)
+        kept = [x for x in spans if id(x) not in absorbed] if absorbed else spans
+        return sorted(kept + added, key=Span.sort_key)
 
 
 def _phi_extent(m: re.Match[str], groups: list[str]) -> tuple[int, int]:
@@ -549,9 +567,15 @@ def _add_rule(raw: dict[str, Any], common: dict[str, Any], fail: Any) -> AddRule
         raise fail("types needs anchor ('after' or 'before')")
     if anchor == "before" and not pattern.pattern.endswith("$"):
         raise fail("with anchor 'before', pattern must end with '$' (it ends where the span starts)")
+    if label == "@anchor" and not anchor:
+        raise fail("label '@anchor' (the anchor span's label) needs anchor")
+    absorb = raw.get("absorb", False)
+    if not isinstance(absorb, bool):
+        raise fail("absorb must be true or false")
     return AddRule(**common, pattern=pattern, label=label, score=float(score), anchor=anchor,
                    window=_window(raw, fail), line_pattern=_regex(raw.get("line_pattern"), "line_pattern", fail),
-                   doc_pattern=_regex(raw.get("doc_pattern"), "doc_pattern", fail))
+                   doc_pattern=_regex(raw.get("doc_pattern"), "doc_pattern", fail), absorb=absorb,
+                   all_in=_lexicon_names(raw, fail))
 
 
 def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple[str, ...]:
