@@ -440,3 +440,21 @@ def test_a_continental_street_replaces_the_part_the_tagger_found():
     part = Span(text.index("Saint-Paul"), text.index("Saint-Paul") + 10, "STREET", 0.8, "crf")
     out = _model_rules("add-foreign-street-number-first").apply(doc, [part])
     assert [doc.span_text(s) for s in out] == ["1488, rang Saint-Paul, app. 3"]
+
+
+@pytest.mark.parametrize("text, surface, label, rule, kept", [
+    ("S: neck 5/10, low back 3/10.", "5/10", "DATE", "drop-date-pain-score", False),
+    ("Pain 2/10 after (from 7/10).", "7/10", "DATE", "drop-date-pain-score", False),
+    ("HA 0-1/10 most days.", "1/10", "DATE", "drop-date-pain-score", False),
+    ("Seen by PCP on 3/10, given cephalexin.", "3/10", "DATE", "drop-date-pain-score", True),
+    ("Paulo Reis, D.C.   NJ Lic 38MC004", "D.C.", "DOCTOR", "drop-credential-span", False),
+    ("Exam began 1:10 p.m.", "p.m.", "DOCTOR", "drop-credential-span", False),
+    ("Signed: Ana Ruiz", "Ana Ruiz", "DOCTOR", "drop-credential-span", True),
+    ("Worksheet for Form I-693 attached.", "I-693", "IDNUM", "drop-form-number", False),
+    ("Rollover on I-10 near Van Horn.", "I-10", "STREET", "drop-form-number", True),
+    ("Interpreter ID I-3318 used.", "I-3318", "IDNUM", "drop-form-number", True),
+    ("Not qualified under 49 CFR 391.41 today.", "49 CFR 391.41", "STREET", "drop-regulation-citation", False),
+    ("Billed: MS-DRG 871.", "MS-DRG 871", "IDNUM", "drop-regulation-citation", False),
+])
+def test_pain_scores_credentials_forms_and_citations_are_not_phi(text, surface, label, rule, kept):
+    assert bool(_kept(_model_rules(rule), text, surface, label)) is kept

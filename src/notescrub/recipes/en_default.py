@@ -73,7 +73,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "drop-year-of-guideline", "drop-year-of-guideline-body",
               "drop-ordinal-of-anatomy", "drop-date-motor-grade", "drop-date-spine-level",
               "drop-date-day-of-course", "drop-handoff-mnemonic", "drop-date-zero-fraction",
-              "drop-gene-symbol", "drop-chemo-regimen",
+              "drop-gene-symbol", "drop-chemo-regimen", "drop-date-pain-score", "drop-credential-span",
+              "drop-form-number", "drop-regulation-citation",
               # gaps the tagger left (action "add")
               "add-state-after-city", "add-postcode-before-city", "add-spoken-day-of-month", "add-day-month-date",
               "add-airport-code-from", "add-airport-code-to", "add-airport-code-in-brackets", "add-us-as-country",
