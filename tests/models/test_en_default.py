@@ -458,3 +458,27 @@ def test_a_continental_street_replaces_the_part_the_tagger_found():
 ])
 def test_pain_scores_credentials_forms_and_citations_are_not_phi(text, surface, label, rule, kept):
     assert bool(_kept(_model_rules(rule), text, surface, label)) is kept
+
+
+@pytest.mark.parametrize("text, anchors, rule, added", [
+    ("Call (312) 555-0140 ext 2231 after 5.", {"(312) 555-0140": "PHONE"}, "add-phone-extension", [("2231", "PHONE")]),
+    ("Knee ext 4/5, flexion 90.", {}, "add-phone-extension", []),
+    ("Security to be informed (x4-1199).", {}, "add-dashed-extension", [("x4-1199", "PHONE")]),
+    ("Questions: CDI office ext 2-6650.", {}, "add-dashed-extension", [("2-6650", "PHONE")]),
+    ("Patient: Ixcoy, 41 ans, H.", {}, "add-age-in-years-other-language", [("41", "AGE")]),
+    ("Taper Apr 12-25 10 mg, then stop.", {"Apr 12": "DATE"}, "add-day-after-month-date", [("25", "DATE")]),
+    ("Corrected on August 6 and 7.", {"August 6": "DATE"}, "add-day-after-month-date", [("7", "DATE")]),
+    ("Seen 3/6 and 8 patients waited.", {"3/6": "DATE"}, "add-day-after-month-date", []),
+])
+def test_add_rules_for_extensions_ages_and_day_ranges(text, anchors, rule, added):
+    assert _added(_model_rules(rule), text, anchors) == added
+
+
+def test_a_continental_date_replaces_the_part_the_tagger_found():
+    from notescrub.types import Span
+
+    text = "RDV jeudi 23 mars 13h30."
+    doc = Document("d", text)
+    part = Span(text.index("23 mars"), text.index("23 mars") + 7, "DATE", 0.8, "crf")
+    out = _model_rules("add-foreign-month-date").apply(doc, [part])
+    assert [doc.span_text(s) for s in out] == ["jeudi 23 mars"]
