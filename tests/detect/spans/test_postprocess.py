@@ -511,3 +511,16 @@ pattern = '\\(\\d+, (?P<phi>[a-z]+)\\)'
     out = _labelled(pp, text, spans)
     assert ("佐藤", "PATIENT", "script") in out and ("海岸病院", "HOSPITAL", "script") in out
     assert ("realtor", "PROFESSION", "job") in out and not any(t == "tearful" for t, _, _ in out)
+
+
+def test_add_doc_literals_gate_the_search(tmp_path):
+    rule = '[[rule]]\nname = "m"\naction = "add"\nlabel = "DATE"\ndoc_literals = ["juin"]\npattern = \'\\d+ juin\'\n'
+    pp = _rules(tmp_path, rule)
+    assert _labelled(pp, "Vu le 3 juin.", []) == [("3 juin", "DATE", "m")]
+    # a gate that the text lacks: no search at all (the pattern would have matched)
+    gated = _rules(tmp_path, rule.replace('["juin"]', '["juillet"]'))
+    assert _labelled(gated, "Vu le 3 juin.", []) == []
+    with pytest.raises(ConfigError, match="lower-case"):
+        _rules(tmp_path, rule.replace('["juin"]', '["Juin"]'))
+    with pytest.raises(ConfigError, match="without anchor"):
+        _rules(tmp_path, rule.replace('action = "add"\n', 'action = "add"\ntypes = ["CITY"]\nanchor = "after"\n'))

@@ -47,7 +47,10 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   before a short "21.02" counts as a date), ``all_in`` (lexicons: every word of the new span is
   in one of them). ``label = "@anchor"`` gives the new span the anchor span's label (a name's
   native-script form in brackets after it); ``absorb = true`` lets a match cover spans of its
-  own label that lie inside it, which it replaces (a street the tagger found in part). The rule runs on each target's spans, so a match another target already covers
+  own label that lie inside it, which it replaces (a street the tagger found in part);
+  ``doc_literals`` (lower-case strings, rules without anchor) is a cheap gate: the pattern is
+  searched only in a document whose lower-cased text contains one of them, a superset of
+  what every match needs (a month stem for a month pattern). The rule runs on each target's spans, so a match another target already covers
   can come twice; the resolver keeps one;
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
@@ -101,7 +104,7 @@ _KEYS = {
     "column": _COMMON_KEYS | {"cell_pattern", "min_found", "min_share", "header_pattern", "header_label",
                               "header_score", "complete_cells"},
     "add": _COMMON_KEYS | {"pattern", "label", "score", "anchor", "window", "line_pattern", "doc_pattern", "absorb",
-                           "all_in"},
+                           "all_in", "doc_literals"},
 }
 _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
@@ -288,6 +291,7 @@ class AddRule(PostRule):
     doc_pattern: re.Pattern[str] | None = None
     absorb: bool = False
     all_in: tuple[str, ...] = ()
+    doc_literals: tuple[str, ...] = ()
     action = "add"
 
     def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
@@ -295,12 +299,14 @@ class AddRule(PostRule):
 
         assert self.pattern is not None
         text, pat = doc.text, self.pattern
-        if self.doc_pattern is not None and self.doc_pattern.search(text) is None:
-            return spans
         groups = sorted((g for g in pat.groupindex if g.startswith("phi")), key=pat.groupindex.__getitem__)
         found: list[tuple[int, int, str]] = []  # (start, end, label) of each match's new span
         if not self.anchor:
-            found = [(*_phi_extent(m, groups), self.label) for m in pat.finditer(text)]
+            # the matches depend on the text alone: searched once per document, whichever
+            # target's spans the rule runs on (one post-processor serves several targets)
+            found = doc.cached(f"notescrub.post.add:{self.name}:{id(self)}", self._free_matches)
+        elif self.doc_pattern is not None and self.doc_pattern.search(text) is None:
+            return spans
         else:
             for s in spans:
                 if not self.applies_to(s):
@@ -356,6 +362,21 @@ class AddRule(PostRule):
             return spans
         kept = [x for x in spans if id(x) not in absorbed] if absorbed else spans
         return sorted(kept + added, key=Span.sort_key)
+
+
+    def _free_matches(self, doc: Document) -> list[tuple[int, int, str]]:
+        """(start, end, label) of the pattern's matches in the whole text (none when the
+        ``doc_pattern`` is not found)."""
+        assert self.pattern is not None
+        if self.doc_literals:  # a cheap gate: none of the literals, no match possible
+            low = doc.cached("notescrub.post.lower_text", lambda d: d.text.lower())
+            if not any(lit in low for lit in self.doc_literals):
+                return []
+        if self.doc_pattern is not None and self.doc_pattern.search(doc.text) is None:
+            return []
+        groups = sorted((g for g in self.pattern.groupindex if g.startswith("phi")),
+                        key=self.pattern.groupindex.__getitem__)
+        return [(*_phi_extent(m, groups), self.label) for m in self.pattern.finditer(doc.text)]
 
 
 def _phi_extent(m: re.Match[str], groups: list[str]) -> tuple[int, int]:
@@ -572,10 +593,15 @@ def _add_rule(raw: dict[str, Any], common: dict[str, Any], fail: Any) -> AddRule
     absorb = raw.get("absorb", False)
     if not isinstance(absorb, bool):
         raise fail("absorb must be true or false")
+    literals = raw.get("doc_literals", [])
+    if not isinstance(literals, list) or not all(isinstance(x, str) and x and x == x.lower() for x in literals):
+        raise fail("doc_literals must be a list of non-empty lower-case strings")
+    if literals and anchor:
+        raise fail("doc_literals only applies to a rule without anchor")
     return AddRule(**common, pattern=pattern, label=label, score=float(score), anchor=anchor,
                    window=_window(raw, fail), line_pattern=_regex(raw.get("line_pattern"), "line_pattern", fail),
                    doc_pattern=_regex(raw.get("doc_pattern"), "doc_pattern", fail), absorb=absorb,
-                   all_in=_lexicon_names(raw, fail))
+                   all_in=_lexicon_names(raw, fail), doc_literals=tuple(literals))
 
 
 def _lexicon_names(raw: dict[str, Any], fail: Any, key: str = "all_in") -> tuple[str, ...]:
