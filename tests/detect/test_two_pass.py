@@ -181,7 +181,7 @@ def test_initials_in_the_last_cell_of_a_log_row():
     assert out[1] == [("DA", "DOCTOR"), ("ZQ", "DOCTOR"), ("ZQ", "DOCTOR")]
 
 
-def test_credentials_and_bare_initials_are_not_harvested():
+def test_credential_only_name_spans_are_not_harvested():
     text = "Attending: Lamar Whitsett, M.D.\ncc: Harold Pruitt, M.D., F.A.C.C."
     spans = [Span(text.index("M.D."), text.index("M.D.") + 4, "DOCTOR", 0.9, "crf"),
              Span(text.index("Lamar"), text.index("Lamar") + 14, "DOCTOR", 0.9, "crf")]
@@ -190,3 +190,14 @@ def test_credentials_and_bare_initials_are_not_harvested():
     doc_b = Document("b", later, "P1")
     out = PatientDictionary(sources=["crf"]).detect_many([doc_a, doc_b])[1]
     assert [later[s.start:s.end] for s in out] == ["Lamar Whitsett"]
+
+
+def test_facility_acronyms_and_initials_that_look_like_credentials_are_harvested():
+    # "RPH" is a hospital here (and the pharmacist credential "RPh" elsewhere); "P.S." a signer's initials
+    text = "Flown to RPH. Note by P.S."
+    spans = [Span(9, 12, "HOSPITAL", 0.9, "crf"), Span(22, 26, "DOCTOR", 0.9, "crf")]
+    later = "Arrived RPH ED 02:50. -P.S."
+    doc_a = Document("a", text, "P1", layers={"crf": spans})
+    doc_b = Document("b", later, "P1")
+    out = PatientDictionary(sources=["crf"]).detect_many([doc_a, doc_b])[1]
+    assert [(later[s.start:s.end], s.label) for s in out] == [("RPH", "HOSPITAL"), ("P.S.", "DOCTOR")]

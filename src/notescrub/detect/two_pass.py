@@ -145,8 +145,6 @@ class PatientDictionary(Detector):
         text = " ".join(words)
         if sum(len(w) for w in words) < self.min_chars or not any(c.isalnum() for c in text):
             return "drop"
-        if _credentials_or_initials(words):
-            return "drop"
         if len(words) == 1 and words[0].isalpha():
             w = words[0]
             medical, common, first, last = _LANG_LEXICONS[self.lang]
@@ -193,8 +191,9 @@ class PatientDictionary(Detector):
         out: dict[tuple[str, ...], tuple[str, bool]] = {}
         for k, c in votes.items():
             kind = self._kind(k)
-            if kind != "drop":
-                out[k] = (c.most_common(1)[0][0], kind == "capitalised")
+            label = c.most_common(1)[0][0]
+            if kind != "drop" and not (label in _NAME_TYPES and _credentials_only(k)):
+                out[k] = (label, kind == "capitalised")
         return out, {k: c.most_common(1)[0][0] for k, c in derived.items()}
 
     def _derive(self, doc: Document, s: Span, words: list[str], derived: dict[tuple[str, str], Counter[str]]) -> None:
@@ -416,25 +415,19 @@ def _declared_nicknames(text: str, start: int, end: int) -> list[tuple[str, ...]
     return found
 
 
-def _credentials_or_initials(words: tuple[str, ...]) -> bool:
-    """A span that is only credentials or bare initials is no name to look for everywhere: the
-    tagger took the "M.D." after a signer's name (", M.D., F.A.C.C."), or a lone "J. B.".
+def _credentials_only(words: tuple[str, ...]) -> bool:
+    """A name span that is only credentials is no name to look for everywhere: the tagger took
+    the "M.D." after a signer's name (", M.D., F.A.C.C."). Initials ("P.S.") and facility
+    acronyms that are also credentials ("RPH", a hospital; "RPh", a pharmacist) stay.
 
-    >>> _credentials_or_initials(("m", ".", "d", ".")), _credentials_or_initials(("m", ".", "d", ".", ",", "f", ".", "a", ".", "c", ".", "c", "."))
+    >>> _credentials_only(("m", ".", "d", ".")), _credentials_only(("m", ".", "d", ".", ",", "ph", ".", "d", "."))
     (True, True)
-    >>> _credentials_or_initials(("j", ".", "b", ".")), _credentials_or_initials(("j", ".", "moreau"))
-    (True, False)
-    >>> _credentials_or_initials(("4471",))
-    False
+    >>> _credentials_only(("p", ".", "s", ".")), _credentials_only(("j", ".", "moreau"))
+    (False, False)
     """
-    letters = [w for w in words if w.isalpha()]
-    if not letters:
-        return False
-    if all(len(w) == 1 for w in letters):
-        return True
     creds = _lex("credentials")
-    parts = "".join(words).split(",")
-    return all(p in creds for p in parts if p)
+    parts = [p for p in "".join(words).split(",") if p]
+    return bool(parts) and all(p in creds for p in parts)
 
 
 def _initials_context(text: str, start: int, end: int) -> bool:
