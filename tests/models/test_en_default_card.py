@@ -292,3 +292,41 @@ def test_fourteenth_wave_fixes_where_they_were_read() -> None:
     text = " ".join(CARD.split())
     assert (f"from {a['leaked_tokens']} to {b['leaked_tokens']} leaked tokens (hn01-dev included) and its "
             f"false-positive tokens from {a['false_positive_tokens']:,} to {b['false_positive_tokens']:,}") in text
+
+
+FIFTEENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w81-w86-decode-fixes.json").read_text(encoding="utf-8"))
+FIFTEENTH_LABELS = {"shipped model, code ff77a2b": "session start (ff77a2b)",
+                    "shipped model, first batch (ef5b0b5)": "first batch (ef5b0b5)",
+                    "shipped model, both batches (676370e)": "**both batches (676370e)**"}
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("name", sorted(FIFTEENTH_LABELS))
+def test_fifteenth_wave_rows(name: str, preset: str) -> None:
+    model = FIFTEENTH["models"][name]
+    h = model["hn01-test"][preset]["binary_token"]
+    row = f"| {FIFTEENTH_LABELS[name]} | `{preset}` | " + _pooled_cells(model, FIFTEENTH["writers"], preset)
+    assert row + f" {h['precision']:.3f} / {h['recall']:.3f} |" in CARD
+
+
+def test_fifteenth_wave_quotes() -> None:
+    text = " ".join(CARD.split())
+    models = FIFTEENTH["models"]
+    start, final = models["shipped model, code ff77a2b"], models["shipped model, both batches (676370e)"]
+    middle = models["shipped model, second batch before the two-pass repair (5b84673)"]
+    assert (f"{start['pooled']['high-recall']['leaked_tokens']} to {final['pooled']['high-recall']['leaked_tokens']} "
+            f"leaked tokens at `high-recall` on notes they were not written from") in text
+    assert f"unchanged ({middle['pooled']['high-recall']['leaked_tokens']};" in text
+    for w in FIFTEENTH["writers"]:
+        if w.startswith("w"):
+            assert _writer_quote(final, w) in text
+    by = final["pooled"]["high-recall"]["leaked_by_type"]
+    assert (f"ORGANIZATION {by['ORGANIZATION']}, DOCTOR {by['DOCTOR']}, HOSPITAL {by['HOSPITAL']}, "
+            f"LOCATION-OTHER {by['LOCATION-OTHER']}, PATIENT {by['PATIENT']}, PROFESSION {by['PROFESSION']} tokens") in text
+    read = json.loads((ROOT / "benchmarks" / "results" / "en-default-w75-w80-decode-fixes-read.json").read_text(encoding="utf-8"))
+    a, b = read["code ef5b0b5"], read["second batch (4b040c9)"]
+    assert (f"from {a['leaked_tokens']} to {b['leaked_tokens']} leaked tokens and its false-positive tokens from "
+            f"{a['false_positive_tokens']:,} to {b['false_positive_tokens']:,}") in text
+    bench = json.loads((ROOT / "benchmarks" / "results" / "deid-1000-decode-rules-2026-11-28.json").read_text(encoding="utf-8"))["runs"]
+    cpu = [f"{r['cpu_s']:.1f} s" for r in bench.values()]
+    assert all(c in text for c in cpu)
