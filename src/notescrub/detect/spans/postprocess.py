@@ -37,8 +37,8 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   (a cell that only spans of the rule's types touch, all inside it, becomes one span:
   "Desir, [Wisly]" -> "[Desir, Wisly]");
 * ``add``: new spans where the detectors left a gap. ``pattern`` (its first group named
-  ``phi``, ``phi2``, ... that took part in the match, else the whole match) becomes a span of ``label`` at ``score`` (default 0.6) wherever no span touches
-  it. With ``anchor = "after"`` the pattern must match right at the end of a span of the
+  ``phi``, ``phi2``, ... that took part in the match, else the whole match) becomes a span
+  of ``label`` at ``score`` (default 0.6) wherever no span touches it. With ``anchor = "after"`` the pattern must match right at the end of a span of the
   rule's ``types`` (within ``window`` characters, same line: the state after "Batesville, "),
   with ``anchor = "before"`` it must end right where such a span starts (it ends with ``$``:
   the postcode before "Zürich"); without ``anchor`` it is searched in the whole text.
@@ -50,8 +50,8 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   own label that lie inside it, which it replaces (a street the tagger found in part);
   ``doc_literals`` (lower-case strings, rules without anchor) is a cheap gate: the pattern is
   searched only in a document whose lower-cased text contains one of them, a superset of
-  what every match needs (a month stem for a month pattern). The rule runs on each target's spans, so a match another target already covers
-  can come twice; the resolver keeps one;
+  what every match needs (a month stem for a month pattern). The rule runs on each target's
+  spans, so a match another target already covers can come twice; the resolver keeps one;
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
   loses a leading ``strip_left_pattern`` / trailing ``strip_right_pattern`` match, and a
@@ -336,6 +336,7 @@ class AddRule(PostRule):
         lines: dict[int, bool] = {}
         added: list[Span] = []
         absorbed: set[int] = set()
+        seen, line_start = 0, 0  # candidates come in text order: a line's start is found once
         for a, b, label in sorted(found):
             if a < 0 or a >= b or (added and a < added[-1].end):
                 continue
@@ -349,7 +350,9 @@ class AddRule(PostRule):
                     continue
                 absorbed.update(id(x) for x in inside)
             if self.line_pattern is not None:
-                ls = text.rfind("\n", 0, a) + 1
+                nl = text.rfind("\n", seen, a)
+                line_start = nl + 1 if nl >= 0 else line_start
+                ls, seen = line_start, a
                 if ls not in lines:
                     le = text.find("\n", b)
                     lines[ls] = self.line_pattern.search(text, ls, len(text) if le < 0 else le) is not None
@@ -362,7 +365,6 @@ class AddRule(PostRule):
             return spans
         kept = [x for x in spans if id(x) not in absorbed] if absorbed else spans
         return sorted(kept + added, key=Span.sort_key)
-
 
     def _free_matches(self, doc: Document) -> list[tuple[int, int, str]]:
         """(start, end, label) of the pattern's matches in the whole text (none when the
