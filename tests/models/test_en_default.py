@@ -432,14 +432,17 @@ def test_add_rules_of_the_fourteenth_wave(text, anchors, rule, added):
     assert _added(_model_rules(rule), text, anchors) == added
 
 
-def test_a_continental_street_replaces_the_part_the_tagger_found():
+@pytest.mark.parametrize("text, part, label, rule, whole", [
+    ("Domicile: 1488, rang Saint-Paul, app. 3, Saint-Remi", "Saint-Paul", "STREET", "add-foreign-street-number-first",
+     "1488, rang Saint-Paul, app. 3"),
+    ("RDV jeudi 23 mars 13h30.", "23 mars", "DATE", "add-foreign-month-date", "jeudi 23 mars"),
+])
+def test_a_continental_span_replaces_the_part_the_tagger_found(text, part, label, rule, whole):
     from notescrub.types import Span
 
-    text = "Domicile: 1488, rang Saint-Paul, app. 3, Saint-Remi"
     doc = Document("d", text)
-    part = Span(text.index("Saint-Paul"), text.index("Saint-Paul") + 10, "STREET", 0.8, "crf")
-    out = _model_rules("add-foreign-street-number-first").apply(doc, [part])
-    assert [doc.span_text(s) for s in out] == ["1488, rang Saint-Paul, app. 3"]
+    found = Span(text.index(part), text.index(part) + len(part), label, 0.8, "crf")
+    assert [doc.span_text(s) for s in _model_rules(rule).apply(doc, [found])] == [whole]
 
 
 @pytest.mark.parametrize("text, surface, label, rule, kept", [
@@ -472,13 +475,3 @@ def test_pain_scores_credentials_forms_and_citations_are_not_phi(text, surface, 
 ])
 def test_add_rules_for_extensions_ages_and_day_ranges(text, anchors, rule, added):
     assert _added(_model_rules(rule), text, anchors) == added
-
-
-def test_a_continental_date_replaces_the_part_the_tagger_found():
-    from notescrub.types import Span
-
-    text = "RDV jeudi 23 mars 13h30."
-    doc = Document("d", text)
-    part = Span(text.index("23 mars"), text.index("23 mars") + 7, "DATE", 0.8, "crf")
-    out = _model_rules("add-foreign-month-date").apply(doc, [part])
-    assert [doc.span_text(s) for s in out] == ["jeudi 23 mars"]

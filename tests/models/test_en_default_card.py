@@ -78,9 +78,10 @@ def _writer_quote(model: dict, writer: str) -> str:
             f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})")
 
 
-def _wave_row(data: dict, name: str, preset: str, hard_negatives: bool) -> str:
+def _wave_row(data: dict, name: str, preset: str, hard_negatives: bool, labels: dict | None = None) -> str:
+    """The card's table row of model ``name`` (labelled by ``labels``, default LABELS)."""
     model = data["models"][name]
-    row = f"| {LABELS[name]} | `{preset}` | " + _pooled_cells(model, data["writers"], preset)
+    row = f"| {(labels or LABELS)[name]} | `{preset}` | " + _pooled_cells(model, data["writers"], preset)
     if hard_negatives:
         h = model["hn01-test"][preset]["binary_token"]
         row += f" {h['precision']:.3f} / {h['recall']:.3f} |"
@@ -238,10 +239,8 @@ THIRTEENTH_LABELS = {"en-default-w01-w50 (previous release)": "previous release 
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
 @pytest.mark.parametrize("name", sorted(THIRTEENTH_LABELS))
 def test_thirteenth_wave_rows(name: str, preset: str) -> None:
+    assert _wave_row(THIRTEENTH, name, preset, hard_negatives=True, labels=THIRTEENTH_LABELS) in CARD
     model = THIRTEENTH["models"][name]
-    h = model["hn01-test"][preset]["binary_token"]
-    row = f"| {THIRTEENTH_LABELS[name]} | `{preset}` | " + _pooled_cells(model, THIRTEENTH["writers"], preset)
-    assert row + f" {h['precision']:.3f} / {h['recall']:.3f} |" in CARD
     text = " ".join(CARD.split())
     for w in THIRTEENTH["writers"]:
         if w.startswith("w"):
@@ -264,10 +263,7 @@ FOURTEENTH_LABELS = {"shipped model, code ff77a2b": "before (ff77a2b)",
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
 @pytest.mark.parametrize("name", sorted(FOURTEENTH_LABELS))
 def test_fourteenth_wave_decode_fix_rows(name: str, preset: str) -> None:
-    model = FOURTEENTH["models"][name]
-    h = model["hn01-test"][preset]["binary_token"]
-    row = f"| {FOURTEENTH_LABELS[name]} | `{preset}` | " + _pooled_cells(model, FOURTEENTH["writers"], preset)
-    assert row + f" {h['precision']:.3f} / {h['recall']:.3f} |" in CARD
+    assert _wave_row(FOURTEENTH, name, preset, hard_negatives=True, labels=FOURTEENTH_LABELS) in CARD
 
 
 def test_fourteenth_wave_quotes() -> None:
@@ -303,10 +299,7 @@ FIFTEENTH_LABELS = {"shipped model, code ff77a2b": "session start (ff77a2b)",
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
 @pytest.mark.parametrize("name", sorted(FIFTEENTH_LABELS))
 def test_fifteenth_wave_rows(name: str, preset: str) -> None:
-    model = FIFTEENTH["models"][name]
-    h = model["hn01-test"][preset]["binary_token"]
-    row = f"| {FIFTEENTH_LABELS[name]} | `{preset}` | " + _pooled_cells(model, FIFTEENTH["writers"], preset)
-    assert row + f" {h['precision']:.3f} / {h['recall']:.3f} |" in CARD
+    assert _wave_row(FIFTEENTH, name, preset, hard_negatives=True, labels=FIFTEENTH_LABELS) in CARD
 
 
 def test_fifteenth_wave_quotes() -> None:

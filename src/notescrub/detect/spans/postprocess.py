@@ -299,7 +299,7 @@ class AddRule(PostRule):
 
         assert self.pattern is not None
         text, pat = doc.text, self.pattern
-        groups = sorted((g for g in pat.groupindex if g.startswith("phi")), key=pat.groupindex.__getitem__)
+        groups = self._phi_groups
         found: list[tuple[int, int, str]] = []  # (start, end, label) of each match's new span
         if not self.anchor:
             # the matches depend on the text alone: searched once per document, whichever
@@ -376,9 +376,15 @@ class AddRule(PostRule):
                 return []
         if self.doc_pattern is not None and self.doc_pattern.search(doc.text) is None:
             return []
-        groups = sorted((g for g in self.pattern.groupindex if g.startswith("phi")),
-                        key=self.pattern.groupindex.__getitem__)
+        groups = self._phi_groups
         return [(*_phi_extent(m, groups), self.label) for m in self.pattern.finditer(doc.text)]
+
+    @cached_property
+    def _phi_groups(self) -> list[str]:
+        """The pattern's groups named ``phi``, ``phi2``, ... in pattern order."""
+        assert self.pattern is not None
+        index = self.pattern.groupindex
+        return sorted((g for g in index if g.startswith("phi")), key=index.__getitem__)
 
 
 def _phi_extent(m: re.Match[str], groups: list[str]) -> tuple[int, int]:
@@ -695,6 +701,8 @@ class PostProcessor:
                 raise ConfigError(f"unknown post-processing rules {missing}; known: {sorted(known)}")
             loaded = [r for r in loaded if r.name in set(wanted)]
         self.rules = loaded
+        # an add rule without anchor can add spans to a document that has none yet
+        self._adds_to_empty = any(isinstance(r, AddRule) and not r.anchor for r in loaded)
 
     @property
     def names(self) -> list[str]:
@@ -703,7 +711,7 @@ class PostProcessor:
     def apply(self, doc: Document, spans: Sequence[Span]) -> list[Span]:
         """The corrected spans (new :class:`Span` objects; ``meta["post"]`` names the rule)."""
         out = sorted(spans, key=Span.sort_key)
-        if not self.rules or not (out or any(r.action == "add" and not getattr(r, "anchor", "") for r in self.rules)):
+        if not self.rules or not (out or self._adds_to_empty):
             return list(out)
         view = token_view(doc)
         for rule in self.rules:
