@@ -74,6 +74,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "iter250": {"features": {}, "tagger": {"max_iterations": 250}},
     # weaker elastic net (more active features)
     "c1-0.1-c2-0.01": {"features": {}, "tagger": {"c1": 0.1, "c2": 0.01}},
+    # the shipped elastic net plus en-default's context bag (the 4 nearest words on each side in
+    # the sentence, without their distance: notescrub.features.context.context_bag)
+    "bag4-c1-0.1-c2-0.01": {"features": {"context_bag": 4}, "tagger": {"c1": 0.1, "c2": 0.01}},
 }
 #: How variants with the ``clusters`` group learn their table (from the text they are trained on).
 CLUSTERS: dict[str, Any] = {"sizes": (64, 256, 1024), "dims": 100, "min_count": 2, "contexts": 2000, "seed": 0}
