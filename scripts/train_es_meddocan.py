@@ -49,6 +49,8 @@ from notescrub.types import Document
 ROOT = Path(__file__).resolve().parents[1]
 MODEL_DIR = ROOT / "src" / "notescrub" / "models" / "es-meddocan"
 RESULTS = ROOT / "benchmarks" / "results"
+#: es-meddocan's post-processing rules (dates the CRF leaves), shipped in the model directory.
+POST_FILE = MODEL_DIR / "post.toml"
 
 #: Featurizer and tagger settings of the 2019-11 model (chosen on the dev split, see docs/crf.md).
 FEATURES: dict[str, Any] = {
@@ -86,6 +88,8 @@ SECOND_PASS: dict[str, dict[str, Any]] = {
     "min0.5-cover": {"min_score": 0.5, "resolver": {"name": "cover", "base": {"name": "longest"}}},
     "min0.9-longest": {"min_score": 0.9, "resolver": {"name": "longest"}},
     "min0.9-cover": {"min_score": 0.9, "resolver": {"name": "cover", "base": {"name": "longest"}}},
+    # the shipped second pass, then the date rules of the model's post.toml on the CRF's spans
+    "min0.5-longest-dates": {"min_score": 0.5, "resolver": {"name": "longest"}, "post": True},
 }
 #: What ``ship`` trains: a variant and a second-pass setting (None: first pass only).
 SHIPPED: tuple[str, str | None] = ("c1-0.1-c2-0.01", "min0.5-longest")
@@ -150,8 +154,11 @@ def learn_table(docs: list[Document], path: Path) -> Path:
     return learn_clusters([d.text for d in docs], **CLUSTERS).save(path)
 
 
-def hybrid(tagger: CRFTagger, second_pass: str | None, lang: str = "es") -> HybridModel:
-    """The model directory's content: the CRF, then (optionally) the document-level second pass."""
+def hybrid(tagger: CRFTagger, second_pass: str | None, lang: str = "es", post_file: str = str(POST_FILE)
+           ) -> HybridModel:
+    """The model directory's content: the CRF, then (optionally) the document-level second pass and,
+    for a setting with ``post``, the date rules of ``post_file`` applied to the CRF's spans (a
+    shipped model names its own copy, ``post.toml``)."""
     comps = [ComponentSpec("crf", "crf", "crf")]
     resolver: dict[str, Any] = {"name": "longest"}
     if second_pass is not None:
@@ -159,6 +166,8 @@ def hybrid(tagger: CRFTagger, second_pass: str | None, lang: str = "es") -> Hybr
         comps.append(ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": sp["min_score"],
                                                                     "lang": lang}))
         resolver = sp["resolver"]
+        if sp.get("post"):
+            comps.append(ComponentSpec("post", "postprocess", options={"targets": ["crf"], "files": [post_file]}))
     return HybridModel(comps, {"crf": tagger}, resolver, meta={"lang": lang})
 
 
@@ -344,7 +353,9 @@ def main(argv: list[str] | None = None) -> int:
         timing = crf_meta.get("training_time") or crf_meta.get("meta", {}).get("training", {}).get("time", {})
     else:
         tagger, timing = train(train_docs + dev_docs, variant)
-    model = hybrid(tagger, second_pass)
+    post = bool(second_pass and SECOND_PASS[second_pass].get("post"))
+    rules = POST_FILE.read_bytes() if post else None  # read before the directory is replaced
+    model = hybrid(tagger, second_pass, post_file=POST_FILE.name)
     extra: dict[str, Any] = {
         "model_name": "es-meddocan", "recipe": f"carafe (tuned; variant {variant!r}, second pass "
                                                f"{second_pass!r}; see scripts/train_es_meddocan.py)",
@@ -356,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         key = "first_pass" if second_pass is None else f"second_pass_{second_pass}"
         extra["metrics"] = {"dev_train_only_model": {k: dev[key][k] for k in ("subtask1", "subtask2_strict",
                                                                                 "subtask2_merged")}}
-    model.save(MODEL_DIR, overwrite=True, extra=extra)
+    model.save(MODEL_DIR, overwrite=True, extra=extra, files={POST_FILE.name: rules} if rules is not None else None)
     (MODEL_DIR / "README.md").write_text(README, encoding="utf-8")
     size = sum(f.stat().st_size for f in MODEL_DIR.rglob("*") if f.is_file())
     print(json.dumps({"model_dir": str(MODEL_DIR), "bytes": size, "training": timing}, indent=2))

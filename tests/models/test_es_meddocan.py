@@ -30,3 +30,27 @@ def test_second_pass_tags_a_repeat_the_crf_left_in_the_same_document():
     first = HybridModel.load(model_dir("es-meddocan")).pipeline(overrides={"two_pass": {"enabled": False}})
     alone = first(Document("n1", NOTA))
     assert "Sotomayor" not in {alone.span_text(s) for s in alone.layer("phi")}
+
+
+POST_FILE = Path(__file__).resolve().parents[2] / "src" / "notescrub" / "models" / "es-meddocan" / "post.toml"
+
+
+def _added(text: str, spans: list | None = None) -> list[tuple[str, str]]:
+    from notescrub.detect.spans.postprocess import PostProcessor
+
+    doc = Document("d", text)
+    return [(doc.span_text(s), s.label) for s in PostProcessor([POST_FILE]).apply(doc, spans or [])]
+
+
+def test_date_rules_add_numeric_and_month_year_dates_the_crf_left():
+    text = "El 22-7-04 se recolocó. PSA (enero 2001: 0.5, Agosto del 2003: 0.7). TC (30/01/02)."
+    assert _added(text) == [("22-7-04", "FECHAS"), ("enero 2001", "FECHAS"), ("Agosto del 2003", "FECHAS"),
+                            ("30/01/02", "FECHAS")]
+
+
+def test_date_rules_leave_dose_schedules_ratios_and_spans_the_crf_found():
+    from notescrub.types import Span
+
+    assert _added("Amitriptilina (0-0-25 mg), morfina 10-0-10, cociente 3/4/5.6, versión 1.2.3") == []
+    found = [Span(3, 24, "FECHAS", 0.9, "crf")]  # "21 de febrero de 2002": the CRF's span stays as it is
+    assert _added("El 21 de febrero de 2002 ingresó.", found) == [("21 de febrero de 2002", "FECHAS")]

@@ -32,13 +32,13 @@ def _section(title: str) -> list[str]:
 
 def _setting(label: str) -> str:
     """The result key a row label describes: ``first_pass`` or ``second_pass_min<score>-<resolver>``
-    (``cover`` where the row names only the ``cover(longest)`` resolver)."""
+    (``cover`` where the row names only the ``cover(longest)`` resolver; ``-dates`` with the date rules)."""
     if "second pass" not in label:
         return "first_pass"
     m = _MIN_SCORE.search(label)
     assert m, f"row names a second pass without its min score: {label!r}"
     resolver = "cover" if "`cover(longest)`" in label and "`longest`" not in label else "longest"
-    return f"second_pass_min{m.group(1)}-{resolver}"
+    return f"second_pass_min{m.group(1)}-{resolver}" + ("-dates" if "date rules" in label else "")
 
 
 def _rows(title: str, variant_of: Any) -> list[tuple[str, str, list[str]]]:
