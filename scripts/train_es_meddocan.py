@@ -92,7 +92,7 @@ SECOND_PASS: dict[str, dict[str, Any]] = {
     "min0.5-longest-dates": {"min_score": 0.5, "resolver": {"name": "longest"}, "post": True},
 }
 #: What ``ship`` trains: a variant and a second-pass setting (None: first pass only).
-SHIPPED: tuple[str, str | None] = ("c1-0.1-c2-0.01", "min0.5-longest")
+SHIPPED: tuple[str, str | None] = ("c1-0.1-c2-0.01", "min0.5-longest-dates")
 
 CREDIT = {
     "corpus": "MEDDOCAN (SPACCC_MEDDOCAN) train and dev splits",
@@ -351,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"{args.crf}: its features are not those of variant {variant!r}")
         crf_meta = json.loads((Path(args.crf) / "model.json").read_text(encoding="utf-8"))
         timing = crf_meta.get("training_time") or crf_meta.get("meta", {}).get("training", {}).get("time", {})
+        parent = Path(args.crf).parent / "model.json"  # the crf/ of an earlier ship: its time is recorded there
+        if not timing and parent.is_file():
+            timing = json.loads(parent.read_text(encoding="utf-8")).get("training", {}).get("time", {})
     else:
         tagger, timing = train(train_docs + dev_docs, variant)
     post = bool(second_pass and SECOND_PASS[second_pass].get("post"))

@@ -17,6 +17,13 @@ def test_es_meddocan_is_packaged_small_and_a_crf_with_a_spanish_second_pass():
     pipe = load_model("es-meddocan")
     assert [d.name for d in pipe.detectors] == ["crf", "two_pass"]
     assert pipe.detectors[1].inner.lang == "es" and pipe.detectors[1].inner.sources == ["crf"]
+    # the date rules of the model's post.toml run on the CRF's spans
+    post = {c.name: c for c in HybridModel.load(model_dir("es-meddocan")).components}["post"]
+    assert post.kind == "postprocess" and post.options == {"targets": ["crf"], "files": ["post.toml"]}
+    from notescrub.detect.spans.postprocess import load_post_rules
+
+    rules = load_post_rules([Path(model_dir("es-meddocan")) / "post.toml"])
+    assert [(r.name, r.label) for r in rules] == [("add-numeric-date-es", "FECHAS"), ("add-month-year-es", "FECHAS")]
 
 
 def test_second_pass_tags_a_repeat_the_crf_left_in_the_same_document():
