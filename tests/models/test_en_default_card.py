@@ -323,3 +323,63 @@ def test_fifteenth_wave_quotes() -> None:
     bench = json.loads((ROOT / "benchmarks" / "results" / "deid-1000-decode-rules-2026-11-28.json").read_text(encoding="utf-8"))["runs"]
     cpu = [f"{r['cpu_s']:.1f} s" for r in bench.values()]
     assert all(c in text for c in cpu)
+
+
+SIXTEENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w87-w92-shipped.json").read_text(encoding="utf-8"))
+RETRAINED = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w80-on-w81-w92.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_sixteenth_wave_rows(preset: str) -> None:
+    assert _wave_row(SIXTEENTH, "en-default", preset, hard_negatives=False,
+                     labels={"en-default": "shipped (w01-w68)"}) in CARD
+
+
+def test_sixteenth_wave_per_writer() -> None:
+    text = " ".join(CARD.split())
+    for w in SIXTEENTH["writers"]:
+        assert _writer_quote(SIXTEENTH["models"]["en-default"], w) in text
+
+
+def _wave_cells(model: dict, writers: list[str], preset: str) -> str:
+    """Binary P (pooled from each writer's true and false positives), R, leaks and notes of a wave."""
+    rows = [model[w][preset] for w in writers]
+    phi = sum(r["phi_tokens"] for r in rows)
+    leaked = sum(r["leaked_tokens"] for r in rows)
+    tp = sum(r["binary_token"]["recall"] * r["phi_tokens"] for r in rows)
+    fp = sum(r["binary_token"]["recall"] * r["phi_tokens"] * (1 / r["binary_token"]["precision"] - 1) for r in rows)
+    notes = sum(r["notes"] for r in rows)
+    leaky = sum(r["notes_with_leak"] for r in rows)
+    return (f"{tp / (tp + fp):.3f} | {1 - leaked / phi:.4f} | {leaked} of {phi} | {leaky} of {notes} "
+            f"({round(100 * leaky / notes)}%) |")
+
+
+@pytest.mark.parametrize("preset", ["high-recall", "max-recall"])
+@pytest.mark.parametrize("wave", ["w81-w86", "w87-w92"])
+def test_retraining_rows(wave: str, preset: str) -> None:
+    first = int(wave[1:3])
+    writers = [f"w{n}" for n in range(first, first + 6)]
+    model = RETRAINED["models"]["/work/builds/en-default-w01-w80"]
+    assert f"| {wave} | **w01-w80** | `{preset}` | {_wave_cells(model, writers, preset)}" in CARD
+    assert RETRAINED["writers"] == [f"w{n}" for n in range(81, 93)]
+
+
+@pytest.mark.parametrize("preset", ["high-recall", "max-recall"])
+@pytest.mark.parametrize("wave", ["w81-w86", "w87-w92"])
+def test_retraining_table_baseline_rows(wave: str, preset: str) -> None:
+    data, name = ((FIFTEENTH, "shipped model, both batches (676370e)") if wave == "w81-w86"
+                  else (SIXTEENTH, "en-default"))
+    p = data["models"][name]["pooled"][preset]
+    assert (f"| {wave} | shipped (w01-w68) | `{preset}` | {p['binary_token']['precision']:.3f} | "
+            f"{p['binary_token']['recall']:.4f} | {p['leaked_tokens']} of {p['phi_tokens']} | "
+            f"{p['notes_with_leak']} of {p['notes']} ({round(100 * p['notes_with_leak'] / p['notes'])}%) |") in CARD
+
+
+def test_retraining_hard_negative_quote() -> None:
+    data = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w80-hn01-test.json").read_text(encoding="utf-8"))
+    new, old = (data["models"][m]["hn01-test"] for m in ("/work/builds/en-default-w01-w80", "en-default"))
+    text = " ".join(CARD.split())
+    assert (f"{new['high-recall']['binary_token']['precision']:.3f} against "
+            f"{old['high-recall']['binary_token']['precision']:.3f} at `high-recall`, "
+            f"{new['max-recall']['binary_token']['precision']:.3f} against "
+            f"{old['max-recall']['binary_token']['precision']:.3f} at `max-recall`") in text
