@@ -113,7 +113,8 @@ Spanish clinical de-identification model for notescrub (`--model es-meddocan`): 
 (python-crfsuite weights + notescrub decoding, in `crf/`) predicting the native MEDDOCAN labels
 (NOMBRE_SUJETO_ASISTENCIA, FECHAS, TERRITORIO, ...; `phi` gives the i2b2-2014 subtype),
 followed by a document-level second pass that tags again, everywhere in the document,
-the strings the CRF tagged (the hybrid `model.json`). Built by
+the strings the CRF tagged, and two date rules (`post.toml`: day-first numeric dates and
+Spanish month + year, added where the CRF left a gap) (the hybrid `model.json`). Built by
 `scripts/train_es_meddocan.py ship`; configuration and figures (trained on train only,
 scored on dev) in docs/crf.md and model.json. The model has seen MEDDOCAN dev: its own
 dev score is not a held-out figure.
