@@ -56,12 +56,12 @@ def test_writers(path: Path = TEST_WRITERS) -> set[str]:
 
 def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float,
           recase: bool = True, holdout_writers: set[str] = frozenset(), repopulate_writers: float = 0.0,
-          context_bag: int = 4) -> Path:
+          context_bag: int = 4, min_freq: int = 1) -> Path:
     """Train the recipe (notescrub.recipes.en_default, also ``notescrub train --recipe en-default``) and save it."""
     trainer = EnDefaultTrainer(iterations=iterations, c1=c1, c2=c2, synth_patients=synth_patients, seed=seed,
                                recase=recase, holdout=",".join(sorted(holdout)),
                                holdout_writers=",".join(sorted(holdout_writers)),
-                               repopulate_writers=repopulate_writers, context_bag=context_bag)
+                               repopulate_writers=repopulate_writers, context_bag=context_bag, min_freq=min_freq)
     trainer.fit()
     return trainer.save(out, overwrite=True)
 
@@ -83,6 +83,9 @@ def main() -> None:
                     help="also train on a re-populated copy of this share (0-1) of the writers' notes (experiment)")
     ap.add_argument("--context-bag", type=int, default=4, metavar="K",
                     help="featurizer context-word bag of K words each side (default 4, as shipped; 0 = none)")
+    ap.add_argument("--min-freq", type=int, default=1, metavar="N",
+                    help="drop CRF features seen fewer than N times in training (CRFsuite feature.minfreq; "
+                         "keeps the model small)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     holdout = {p for p in args.holdout.split(",") if p}
@@ -95,7 +98,7 @@ def main() -> None:
     logging.info("writers kept out of training: %s", ", ".join(sorted(writers)) or "none")
     path = build(args.out, holdout, args.synth_patients, args.seed, args.iterations, args.c1, args.c2,
                  recase=not args.no_recase, holdout_writers=writers, repopulate_writers=args.repopulate_writers,
-                 context_bag=args.context_bag)
+                 context_bag=args.context_bag, min_freq=args.min_freq)
     print(json.dumps({"model": str(path)}))
 
 

@@ -73,6 +73,22 @@ def test_missing_en_dev_is_named(tmp_path):
         trainer.training_documents()
 
 
+@pytest.mark.slow
+def test_min_freq_drops_rare_features_and_is_recorded(tmp_path):
+    writers, en_dev = _sources(tmp_path)
+    sizes = {}
+    for n in (1, 3):
+        trainer = EnDefaultTrainer(synth_patients=0, recase=False, writers=writers, en_dev=en_dev, iterations=5,
+                                   min_freq=n).fit()
+        assert trainer.crf_.training_["crfsuite"]["feature.minfreq"] == float(n)
+        sizes[n] = len(trainer.crf_.model_bytes_)
+        meta = json.loads((trainer.save(tmp_path / f"m{n}") / "model.json").read_text())
+        assert meta["training"]["min_freq"] == n
+    assert sizes[3] < sizes[1]  # features seen once or twice in 8 notes are gone
+    with pytest.raises(ConfigError, match="min_freq"):
+        EnDefaultTrainer(min_freq=0)
+
+
 def test_registered_as_a_recipe():
     assert isinstance(get_recipe("en-default")(lang="en", iterations=3), EnDefaultTrainer)
 

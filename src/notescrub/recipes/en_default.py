@@ -172,14 +172,18 @@ class EnDefaultTrainer:
     ``c2``, ``synth_patients``, ``seed``, ``recase``, ``holdout`` and ``holdout_writers``
     (comma-separated), ``repopulate_writers`` (share of the writers' notes also added
     re-populated), ``context_bag`` (the featurizer's context-word bag: 4 words on each side,
-    as shipped; 0 = none) and the corpus locations ``en_dev`` and ``writers``.
+    as shipped; 0 = none), ``min_freq`` (CRFsuite's ``feature.minfreq``: features seen fewer
+    times in training are dropped, which keeps the model small) and the corpus locations
+    ``en_dev`` and ``writers``.
     """
 
     def __init__(self, *, iterations: int = 100, c1: float = 0.05, c2: float = 0.05, synth_patients: int = 80,
                  seed: int = 7, recase: bool = True, holdout: str = "", holdout_writers: str = "",
                  en_dev: str | Path | None = None, writers: str | Path | None = None, lang: str = "en",
-                 repopulate_writers: float = 0.0, context_bag: int = 4) -> None:
-        self.iterations, self.c1, self.c2 = iterations, c1, c2
+                 repopulate_writers: float = 0.0, context_bag: int = 4, min_freq: int = 1) -> None:
+        if min_freq < 1:
+            raise ConfigError(f"min_freq must be at least 1 (got {min_freq})")
+        self.iterations, self.c1, self.c2, self.min_freq = iterations, c1, c2, min_freq
         self.synth_patients, self.seed, self.recase = synth_patients, seed, recase
         self.holdout, self.holdout_writers = holdout, holdout_writers
         self.en_dev, self.writers, self.lang = en_dev, writers, lang
@@ -213,7 +217,7 @@ class EnDefaultTrainer:
         train, self.data_ = self.training_documents(docs)
         log.info("training en-default on %d documents (%d added)", len(train), len(docs))
         self.crf_ = CRFTagger(Featurizer(context_bag=self.context_bag), scheme="BIO", sequence="record",
-                              c1=self.c1, c2=self.c2, max_iterations=self.iterations)
+                              c1=self.c1, c2=self.c2, max_iterations=self.iterations, min_freq=self.min_freq)
         t0 = time.time()
         StackedCRF(self.crf_, [RulesDetector(), DictionaryDetector()]).fit(train)
         self.training_seconds_ = round(time.time() - t0, 1)
@@ -251,7 +255,7 @@ class EnDefaultTrainer:
             "data": self.data_,
             "training_seconds": self.training_seconds_,
             "training": {"iterations": self.iterations, "c1": self.c1, "c2": self.c2, "documents": self.documents_,
-                         "context_bag": self.context_bag},
+                         "context_bag": self.context_bag, "min_freq": self.min_freq},
         }
         for k, v in (extra or {}).items():
             if k == "data" and isinstance(v, dict):
