@@ -475,3 +475,52 @@ def test_pain_scores_credentials_forms_and_citations_are_not_phi(text, surface, 
 ])
 def test_add_rules_for_extensions_ages_and_day_ranges(text, anchors, rule, added):
     assert _added(_model_rules(rule), text, anchors) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("HD Mon/Wed/Fri at Olney Dialysis.", [("Mon", "DATE"), ("Wed", "DATE"), ("Fri", "DATE")]),
+    ("child care M/T/W/Th, group T/Th", [("M", "DATE"), ("T", "DATE"), ("W", "DATE"), ("Th", "DATE"),
+                                         ("T", "DATE"), ("Th", "DATE")]),
+    ("lab section tues / thurs", [("tues", "DATE"), ("thurs", "DATE")]),
+    ("Race/Sex: W/M, DOB on file; sex M/F", []),                 # two one-letter items: sex and race
+    ("Seen 4/19/2024 and Jan/Feb.", []),
+])
+def test_each_day_of_a_weekly_schedule_is_a_date(text, added):
+    doc = Document("d", text)
+    spans = _model_rules("add-weekday-list", "split-weekday-list").apply(doc, [])
+    assert [(doc.span_text(s), s.label) for s in spans] == added
+
+
+def test_a_weekday_list_replaces_the_day_the_tagger_found():
+    text = "Negotiated Mon/Wed/Fri/Sun showers."
+    got = _kept(_model_rules("add-weekday-list", "split-weekday-list"), text, "Mon", "DATE")
+    assert got == ["Mon", "Wed", "Fri", "Sun"]
+
+
+@pytest.mark.parametrize("text, added", [
+    ("4/19 d+1  dmbekicarr  cell. tired\n4/20 d+2  ok.", [("4/19", "DATE"), ("4/20", "DATE")]),
+    ("3/6   0800 lamotrigine given\n8/6 sun 2215 -- seizure", [("3/6", "DATE"), ("8/6", "DATE")]),
+    ("1/2 tab at bedtime\n3/6 ADLs met", []),                    # a dose and a count, not a log line
+])
+def test_a_month_and_day_opening_a_log_line_is_a_date(text, added):
+    assert _added(_model_rules("add-month-day-at-line-start"), text) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("1405  TG 916 BKK-LHR depart 1412", [("BKK", "LOCATION-OTHER"), ("LHR", "LOCATION-OTHER")]),
+    ("   KL 0876  BKK - AMS  26 Jul (night)", [("BKK", "LOCATION-OTHER"), ("AMS", "LOCATION-OTHER")]),
+    ("Cath: LAD-RCA collaterals; IV 250 NSS-LR", []),
+])
+def test_airport_codes_after_a_flight_number(text, added):
+    rules = _model_rules("add-airport-code-from-after-flight-number", "add-airport-code-to-after-flight-number")
+    assert _added(rules, text) == added
+
+
+@pytest.mark.parametrize("text, surface, kept", [
+    ('S: "throbbing, 4/10." Took hydrocodone.', "4/10", False),
+    ("S: 1/10, walking w/o crutches", "1/10", False),
+    ("monitor next-day pain (>3/10 -> hold)", "3/10", False),
+    ("Mom's 4/10 appt kept.", "4/10", True),
+])
+def test_more_pain_scores_are_not_dates(text, surface, kept):
+    assert bool(_kept(_model_rules("drop-date-pain-score"), text, surface, "DATE")) is kept

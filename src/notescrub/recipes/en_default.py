@@ -82,7 +82,9 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "add-state-in-brackets-after-city", "add-state-before-law-or-plate", "add-native-script-after-name",
               "add-native-script-before-name", "add-east-asian-date", "add-east-asian-street",
               "add-military-mail-address", "add-profession-after-age", "add-phone-extension", "add-dashed-extension",
-              "add-age-in-years-other-language", "add-day-after-month-date"]
+              "add-age-in-years-other-language", "add-day-after-month-date",
+              "add-weekday-list", "split-weekday-list", "add-month-day-at-line-start",
+              "add-airport-code-from-after-flight-number", "add-airport-code-to-after-flight-number"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
