@@ -383,3 +383,42 @@ def test_retraining_hard_negative_quote() -> None:
             f"{old['high-recall']['binary_token']['precision']:.3f} at `high-recall`, "
             f"{new['max-recall']['binary_token']['precision']:.3f} against "
             f"{old['max-recall']['binary_token']['precision']:.3f} at `max-recall`") in text
+
+
+SEVENTEENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w93-w98-decode-fixes.json").read_text(
+    encoding="utf-8"))
+THIRD_BATCH_LABELS = {"shipped (w01-w68), code 2c1ec58": "before the batch (2c1ec58)",
+                      "shipped (w01-w68), third batch (d076ee4)": "**third batch (d076ee4)**"}
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+@pytest.mark.parametrize("name", sorted(THIRD_BATCH_LABELS))
+def test_seventeenth_wave_rows(name: str, preset: str) -> None:
+    assert SEVENTEENTH["writers"] == [f"w{n}" for n in range(93, 99)]
+    assert _wave_row(SEVENTEENTH, name, preset, hard_negatives=False, labels=THIRD_BATCH_LABELS) in CARD
+
+
+def test_seventeenth_wave_per_writer_and_leaks() -> None:
+    model = SEVENTEENTH["models"]["shipped (w01-w68), third batch (d076ee4)"]
+    before = SEVENTEENTH["models"]["shipped (w01-w68), code 2c1ec58"]
+    text = " ".join(CARD.split())
+    for w in SEVENTEENTH["writers"]:
+        assert _writer_quote(model, w) in text
+    leaks = (before["pooled"]["high-recall"]["leaked_tokens"], model["pooled"]["high-recall"]["leaked_tokens"])
+    assert f"takes {leaks[0]} to {leaks[1]} leaked tokens at `high-recall`" in text
+    dates = (before["pooled"]["high-recall"]["leaked_by_type"]["DATE"], model["pooled"]["high-recall"]["leaked_by_type"]["DATE"])
+    assert f"(DATE {dates[0]} → {dates[1]})" in text
+
+
+def test_third_batch_where_read_and_cost() -> None:
+    read = json.loads((ROOT / "benchmarks" / "results" / "en-default-w87-w92-decode-fixes-read.json").read_text(
+        encoding="utf-8"))["models"]["shipped (w01-w68), third batch (d076ee4)"]
+    before = SIXTEENTH["models"]["en-default"]["pooled"]["high-recall"]
+    after = read["pooled"]["high-recall"]
+    text = " ".join(CARD.split())
+    assert (f"{before['leaked_tokens']} → {after['leaked_tokens']} leaked tokens, P "
+            f"{before['binary_token']['precision']:.3f} → {after['binary_token']['precision']:.3f}") in text
+    assert f"P {read['hn01-test']['high-recall']['binary_token']['precision']:.3f} either way" in text
+    bench = json.loads((ROOT / "benchmarks" / "results" / "deid-1000-third-batch-2026-11-28.json").read_text(
+        encoding="utf-8"))["runs"]
+    assert all(f"{r['cpu_s']:.1f} s" in text for r in bench.values())
