@@ -109,12 +109,15 @@ def test_ninth_wave_per_writer() -> None:
 
 
 def test_the_shipped_model_is_the_one_measured() -> None:
-    """The packaged model.json records the training the thirteenth-wave section describes."""
+    """The packaged model.json records the training the seventeenth-wave section describes."""
     meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
-    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 3712
-    assert sorted(meta["data"]["writers"]) == [f"w{i:02d}" for i in range(1, 69)]
+    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 4522
+    assert meta["training"]["min_freq"] == 2 and meta["training_seconds"] == 6448.5
+    assert sorted(meta["data"]["writers"]) == [f"w{i:02d}" for i in range(1, 87)]
     two_pass = next(c for c in meta["components"] if c["name"] == "two_pass")
-    assert two_pass["options"]["min_score"] == 0.7 and meta["presets"]["high-recall"]["components"]["crf"]["bias"] == -2.0
+    assert two_pass["options"]["min_score"] == 0.7 and meta["presets"]["high-recall"]["components"]["crf"]["bias"] == -1.9
+    crf = next(c for c in meta["components"] if c["name"] == "crf")
+    assert crf["options"]["bias"] == -1.9  # the default preset's bias is the component's own
 
 
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
@@ -422,3 +425,60 @@ def test_third_batch_where_read_and_cost() -> None:
     bench = json.loads((ROOT / "benchmarks" / "results" / "deid-1000-third-batch-2026-11-28.json").read_text(
         encoding="utf-8"))["runs"]
     assert all(f"{r['cpu_s']:.1f} s" in text for r in bench.values())
+
+
+CHOICE_W87 = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w86-on-w87-w92.json").read_text(
+    encoding="utf-8"))
+RELEASE_W93 = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w86-on-w93-w98.json").read_text(
+    encoding="utf-8"))
+
+
+def _release_row(label: str, bias: str, r: dict) -> str:
+    """A row of the release section's tables (P and R to 4 decimals, leaks, notes with a leak)."""
+    return (f"| {label} | {bias} | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+            f"{r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of {r['notes']} "
+            f"({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
+
+
+def test_release_bias_choice_on_the_sixteenth_wave() -> None:
+    build = CHOICE_W87["models"]["/work/builds/en-default-w01-w86-mf2"]
+    sweep = CHOICE_W87["sweep"]["/work/builds/en-default-w01-w86-mf2"]
+    shipped = SIXTEENTH["models"]["en-default"]["pooled"]["high-recall"]
+    assert CHOICE_W87["writers"][:6] == SIXTEENTH["writers"] == [f"w{n}" for n in range(87, 93)]
+    assert _release_row("previous release (w01-w68)", "−2.0", shipped) in CARD
+    assert _release_row("w01-w86 build", "−1.8", sweep["-1.80"]) in CARD
+    assert _release_row("**w01-w86 build**", "**−1.9**", sweep["-1.90"]) in CARD
+    assert _release_row("w01-w86 build", "−2.0", build["pooled"]["high-recall"]) in CARD
+    # the rule: the most recall at which the build loses no precision against the shipped model
+    prec = shipped["binary_token"]["precision"]
+    assert sweep["-1.90"]["binary_token"]["precision"] >= prec > build["pooled"]["high-recall"]["binary_token"]["precision"]
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_release_on_the_seventeenth_wave(preset: str) -> None:
+    new = RELEASE_W93["models"]["/work/builds/en-default-w01-w86-mf2-b3"]
+    old = SEVENTEENTH["models"]["shipped (w01-w68), third batch (d076ee4)"]
+    assert RELEASE_W93["writers"][:6] == SEVENTEENTH["writers"]
+    if preset == "high-recall":
+        assert _release_row("previous release (w01-w68)", "`high-recall` (−2.0)", old["pooled"][preset]) in CARD
+        assert _release_row("**this release (w01-w86)**", "`high-recall` (−1.9)",
+                            RELEASE_W93["sweep"]["/work/builds/en-default-w01-w86-mf2-b3"]["-1.90"]) in CARD
+        assert _release_row("this release at −2.0", "(−2.0)", new["pooled"][preset]) in CARD
+    else:
+        bias = {"balanced": "−1.0", "max-recall": "−3.0"}[preset]
+        assert _release_row("previous release (w01-w68)", f"`{preset}` ({bias})", old["pooled"][preset]) in CARD
+        assert _release_row("**this release (w01-w86)**", f"`{preset}` ({bias})", new["pooled"][preset]) in CARD
+
+
+def test_release_hard_negatives_and_size() -> None:
+    hn = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w86-release-hn01-test.json").read_text(
+        encoding="utf-8"))["models"]["en-default"]["hn01-test"]
+    prev = json.loads((ROOT / "benchmarks" / "results" / "en-default-w87-w92-decode-fixes-read.json").read_text(
+        encoding="utf-8"))["models"]["shipped (w01-w68), third batch (d076ee4)"]["hn01-test"]
+    text = " ".join(CARD.split())
+    assert (f"precision at the default preset is {hn['high-recall']['binary_token']['precision']:.3f} against "
+            f"{prev['high-recall']['binary_token']['precision']:.3f}, at `max-recall` "
+            f"{hn['max-recall']['binary_token']['precision']:.3f} against "
+            f"{prev['max-recall']['binary_token']['precision']:.3f}") in text
+    crf = ROOT / "src" / "notescrub" / "models" / "en-default" / "crf" / "model.crfsuite"
+    assert f"this CRF is {crf.stat().st_size / 1e6:.1f} MB" in text
