@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from notescrub.recipes.en_default import EnDefaultTrainer, training_corpus
@@ -55,7 +56,7 @@ def test_writers(path: Path = TEST_WRITERS) -> set[str]:
 
 
 def build(out: Path, holdout: set[str], synth_patients: int, seed: int, iterations: int, c1: float, c2: float,
-          recase: bool = True, holdout_writers: set[str] = frozenset(), repopulate_writers: float = 0.0,
+          recase: bool = True, holdout_writers: AbstractSet[str] = frozenset(), repopulate_writers: float = 0.0,
           context_bag: int = 4, min_freq: int = 2) -> Path:
     """Train the recipe (notescrub.recipes.en_default, also ``notescrub train --recipe en-default``) and save it."""
     trainer = EnDefaultTrainer(iterations=iterations, c1=c1, c2=c2, synth_patients=synth_patients, seed=seed,
