@@ -518,3 +518,24 @@ def test_a_month_and_day_opening_a_log_line_is_a_date(text, added):
 def test_airport_codes_after_a_flight_number(text, added):
     rules = _model_rules("add-airport-code-from-after-flight-number", "add-airport-code-to-after-flight-number")
     assert _added(rules, text) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Sugars up over CNY and after Sinhala and Tamil New Year; home for eid-ul-adha.",
+     [("Sinhala and Tamil New Year", "DATE"), ("eid-ul-adha", "DATE")]),
+    ("Orthodox Christmas today. Shabbos elevator; EID: 784-1994; sister lent him $20; Advent wreath.",
+     [("Christmas", "DATE")]),                                   # the excepted entries stay
+    ("Admitted from 3 to 5 February 2088; ICU 17 and 18 April.", [("3", "DATE"), ("17", "DATE")]),
+    ("Missed doses 9-11 Feb; clinic closed 6-7 June 2024.", [("9-11 Feb", "DATE"), ("6-7 June 2024", "DATE")]),
+    ("Pain 3-4/10, 2-3 tabs, 4 to 6 weeks, HD 5 - 03/08/2076.", []),   # scores, counts, durations, days of stay
+])
+def test_fourth_batch_add_rules(text, added):
+    doc = Document("d", text)
+    rules = _model_rules("add-holiday", "add-first-day-of-day-month-range", "add-day-range-month")
+    spans = rules.apply(doc, [])
+    assert [(doc.span_text(s), s.label) for s in spans] == added
+
+
+def test_a_day_range_replaces_the_date_the_tagger_found_in_it():
+    text = "Away 2-9 May for the festival."
+    assert _kept(_model_rules("add-day-range-month"), text, "9 May", "DATE") == ["2-9 May"]

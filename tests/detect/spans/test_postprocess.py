@@ -524,3 +524,23 @@ def test_add_doc_literals_gate_the_search(tmp_path):
         _rules(tmp_path, rule.replace('["juin"]', '["Juin"]'))
     with pytest.raises(ConfigError, match="without anchor"):
         _rules(tmp_path, rule.replace('action = "add"\n', 'action = "add"\ntypes = ["CITY"]\nanchor = "after"\n'))
+
+
+def test_add_phrases_from_a_lexicon(tmp_path):
+    rule = ('[[rule]]\nname = "h"\naction = "add"\nlabel = "DATE"\nphrases_from = "holidays"\n'
+            'phrases_except = ["lent"]\npattern = \'\'\'(?<![\\w\'’-])(?P<phi>(?i:{phrases}))(?![\\w\'’-])\'\'\'\n')
+    pp = _rules(tmp_path, rule)
+    text = "Home for Eid al-Adha and New\nYear’s Eve; christmas ok. Sister lent him cash."
+    # longest phrase first, a line break for a space, either apostrophe, any case; the excepted word stays
+    assert _labelled(pp, text, []) == [("Eid al-Adha", "DATE", "h"), ("New\nYear’s Eve", "DATE", "h"),
+                                       ("christmas", "DATE", "h")]
+    with pytest.raises(ConfigError, match="lacks: no such day"):
+        _rules(tmp_path, rule.replace('["lent"]', '["lent", "no such day"]'))
+    with pytest.raises(ConfigError, match="go together"):
+        _rules(tmp_path, rule.replace("{phrases}", "Easter"))
+    with pytest.raises(ConfigError, match="go together"):
+        _rules(tmp_path, rule.replace('phrases_from = "holidays"\nphrases_except = ["lent"]\n', ""))
+    with pytest.raises(ConfigError, match="unknown lexicon"):
+        _rules(tmp_path, rule.replace('"holidays"', '"feast_days"'))
+    with pytest.raises(ConfigError, match="needs phrases_from"):
+        _rules(tmp_path, rule.replace('phrases_from = "holidays"\n', "").replace("{phrases}", "Easter"))

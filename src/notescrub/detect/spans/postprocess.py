@@ -50,7 +50,11 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   own label that lie inside it, which it replaces (a street the tagger found in part);
   ``doc_literals`` (lower-case strings, rules without anchor) is a cheap gate: the pattern is
   searched only in a document whose lower-cased text contains one of them, a superset of
-  what every match needs (a month stem for a month pattern). The rule runs on each target's
+  what every match needs (a month stem for a month pattern). ``phrases_from`` (a lexicon
+  name) fills the placeholder ``{phrases}`` of ``pattern`` with the lexicon's entries as one
+  alternation (escaped, longest first, a space matching any run of spaces, tabs and line
+  breaks), less the entries listed in ``phrases_except`` (the holidays of a schedule:
+  "over Diwali", "Eid al-Adha", but not "lent" the verb). The rule runs on each target's
   spans, so a match another target already covers can come twice; the resolver keeps one;
 * ``split``: ``split_pattern`` cuts the span into pieces (a column gap in
   "Kalani Makoa         Date", the parenthesis of "Ann Lee (proxy for Bo Lee"); each piece
@@ -104,7 +108,7 @@ _KEYS = {
     "column": _COMMON_KEYS | {"cell_pattern", "min_found", "min_share", "header_pattern", "header_label",
                               "header_score", "complete_cells"},
     "add": _COMMON_KEYS | {"pattern", "label", "score", "anchor", "window", "line_pattern", "doc_pattern", "absorb",
-                           "all_in", "doc_literals"},
+                           "all_in", "doc_literals", "phrases_from", "phrases_except"},
 }
 _DROP_CONDITIONS = ("span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern", "all_in")
 _CONNECTORS = frozenset({"of", "and", "&", "the", "st", ".", "'", "’", "s", "-", "de", "del", "la", "el", "los",
@@ -577,7 +581,64 @@ def _column_rule(raw: dict[str, Any], common: dict[str, Any], fail: Any) -> Colu
                       header_label=label, header_score=float(header_score), complete_cells=complete)
 
 
+def _phrase_alternation(raw: dict[str, Any], fail: Any) -> str | None:
+    """The regex alternation of the ``phrases_from`` lexicon's entries (less ``phrases_except``), or None."""
+    name = raw.get("phrases_from")
+    skip = raw.get("phrases_except", [])
+    if name is None:
+        if skip:
+            raise fail("phrases_except needs phrases_from")
+        return None
+    if not isinstance(skip, list) or not all(isinstance(x, str) and x for x in skip):
+        raise fail("phrases_except must be a list of non-empty strings")
+    from notescrub.lexicons import lexicon
+    try:
+        entries = lexicon(str(name))
+    except ConfigError as exc:
+        raise fail(exc.reason) from exc
+    unknown = sorted(x for x in skip if x not in entries)
+    if unknown:
+        raise fail(f"phrases_except names entries the lexicon {name!r} lacks: {', '.join(unknown)}")
+    kept = entries - set(skip)
+    if not kept:
+        raise fail(f"phrases_from {name!r} leaves no phrase")
+    return _trie_alternation(" ".join(e.split()) for e in kept)
+
+
+def _trie_alternation(phrases: Iterable[str]) -> str:
+    """One regex matching any of ``phrases``, longest first, written as a trie (shared prefixes
+    are matched once, so a long list costs little more per position than a short one); a
+    space matches any run of spaces, tabs and line breaks, an apostrophe either apostrophe.
+
+    >>> print(_trie_alternation(["eid", "eid al-fitr", "easter"]))
+    e(?:aster|id(?:[ \\t\\n]+al\\-fitr)?)
+    """
+    trie: dict[str, Any] = {}
+    for phrase in phrases:
+        node = trie
+        for ch in phrase:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        alts = [(r"[ \t\n]+" if ch == " " else "['’]" if ch == "'" else re.escape(ch)) + emit(node[ch])
+                for ch in sorted(k for k in node if k)]
+        if not alts:
+            return ""
+        if len(alts) == 1 and "" not in node:
+            return alts[0]
+        return "(?:" + "|".join(alts) + ")" + ("?" if "" in node else "")
+
+    return emit(trie)
+
+
 def _add_rule(raw: dict[str, Any], common: dict[str, Any], fail: Any) -> AddRule:
+    raw_pattern = raw.get("pattern")
+    phrases = _phrase_alternation(raw, fail)
+    if isinstance(raw_pattern, str) and (phrases is not None) != ("{phrases}" in raw_pattern):
+        raise fail("phrases_from and the placeholder {phrases} in pattern go together")
+    if phrases is not None and isinstance(raw_pattern, str):
+        raw = {**raw, "pattern": raw_pattern.replace("{phrases}", phrases)}
     pattern = _regex(raw.get("pattern"), "pattern", fail)
     if pattern is None:
         raise fail("an add rule needs pattern")
