@@ -539,3 +539,18 @@ def test_fourth_batch_add_rules(text, added):
 def test_a_day_range_replaces_the_date_the_tagger_found_in_it():
     text = "Away 2-9 May for the festival."
     assert _kept(_model_rules("add-day-range-month"), text, "9 May", "DATE") == ["2-9 May"]
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Occupation: dairy and corn farmer, own farm.\nPosition applied for: Customer Service Rep",
+     [("dairy and corn farmer", "PROFESSION"), ("Customer Service Rep", "PROFESSION")]),
+    ("Previous job: CNA at Saucon Meadows 2101-2106.", [("CNA", "PROFESSION")]),
+    ("Position: prone, L lateral decubitus.\nOccupation: listed as self-employed", []),  # body position; a remark
+    ("Dr A. Khan  PMDC 38817-S\nR. Foley RM  NMC PIN 09J2218E\nA. Nwosu SHO  MCRN 431829",
+     [("38817-S", "LICENSE"), ("09J2218E", "LICENSE"), ("431829", "LICENSE")]),
+    ("GMC guidance 2013; NMC code; SMC review", []),               # a council named without a number
+])
+def test_fourth_batch_field_and_licence_rules(text, added):
+    doc = Document("d", text)
+    spans = _model_rules("add-profession-after-field-label", "add-licence-after-council").apply(doc, [])
+    assert [(doc.span_text(s), s.label) for s in spans] == added

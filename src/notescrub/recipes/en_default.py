@@ -85,7 +85,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "add-age-in-years-other-language", "add-day-after-month-date",
               "add-weekday-list", "split-weekday-list", "add-month-day-at-line-start",
               "add-airport-code-from-after-flight-number", "add-airport-code-to-after-flight-number",
-              "add-holiday", "add-first-day-of-day-month-range", "add-day-range-month"]
+              "add-holiday", "add-first-day-of-day-month-range", "add-day-range-month",
+              "add-profession-after-field-label", "add-licence-after-council"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
