@@ -14,8 +14,18 @@ from notescrub.io import read_corpus
 ROOT = Path(__file__).resolve().parents[1] / "corpora" / "en-writers"
 
 
+def writer_order(folder: Path) -> tuple[int, str]:
+    """Sort key putting w99 before w100 (numbered writers in number order, then any other folder).
+
+    >>> sorted(["w100", "w99", "w09"], key=lambda n: writer_order(Path(n)))
+    ['w09', 'w99', 'w100']
+    """
+    name = folder.name
+    return (int(name[1:]), name) if name[:1] == "w" and name[1:].isdigit() else (10**9, name)
+
+
 def main() -> None:
-    writers = sorted(p for p in ROOT.iterdir() if any(p.glob("P*.txt")))
+    writers = sorted((p for p in ROOT.iterdir() if any(p.glob("P*.txt"))), key=writer_order)
     types: Counter[str] = Counter()
     note_types: Counter[str] = Counter()
     rows = []
