@@ -15,7 +15,7 @@ from notescrub.lexicons import LEXICONS, ZIPF_MEMO, is_common_word, lexicon, nor
 REQUIRED = [
     "first_names", "last_names", "us_states", "cities", "countries", "nationalities", "months", "weekdays",
     "holidays", "street_suffixes", "hospital_words", "organization_words", "professions", "titles",
-    "credentials", "common_words", "medical_terms", "eponyms", "es_first_names", "es_last_names",
+    "credentials", "common_words", "medical_terms", "eponyms", "device_makers", "es_first_names", "es_last_names",
     "es_places", "es_common_words", "es_medical_terms",
 ]
 

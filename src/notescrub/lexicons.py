@@ -59,6 +59,7 @@ _FILES: dict[str, tuple[str, ...]] = {
     "medical_terms": ("medical_terms",),
     "eponyms": ("eponyms",),
     "drug_names": ("drug_names",),  # one-word drug names, minus name and place entries
+    "device_makers": ("device_makers",),  # device, diagnostics and drug makers and brand words
     "proper_nouns": ("proper_nouns", "name_dominant"),
     "es_first_names": ("es_first_names",),
     "es_last_names": ("es_last_names",),

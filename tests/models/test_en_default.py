@@ -554,3 +554,23 @@ def test_fourth_batch_field_and_licence_rules(text, added):
     doc = Document("d", text)
     spans = _model_rules("add-profession-after-field-label", "add-licence-after-council").apply(doc, [])
     assert [(doc.span_text(s), s.label) for s in spans] == added
+
+
+@pytest.mark.parametrize("text,kept", [
+    ("Stents: Synergy XD; wearable defibrillator (ZOLL LifeVest) at discharge.", []),
+    ("Identification by MALDI-TOF (Bruker Biotyper); NGS on Illumina NovaSeq 6000.", []),
+    ("Dexcom G7 and Omnipod 5 placed today.", []),
+    ("Social: works at Medtronic on the line; retired from Pfizer", ["Medtronic", "Pfizer"]),  # employers stay
+    ("Moved here from Dickinson last year.", ["Dickinson"]),         # a town, not in the makers' list
+])
+def test_device_makers_are_not_phi_unless_employers(text, kept):
+    import re
+
+    from notescrub.types import Span
+
+    doc = Document("d", text)
+    spans = [Span(m.start(), m.end(), "ORGANIZATION", 0.8, "crf") for m in re.finditer(
+        r"ZOLL LifeVest|MALDI-TOF|Bruker Biotyper|Illumina NovaSeq 6000|Dexcom G7|Omnipod 5|Medtronic|Pfizer|Dickinson",
+        text)]
+    out = _model_rules("drop-device-maker").apply(doc, spans)
+    assert [doc.span_text(s) for s in out] == kept

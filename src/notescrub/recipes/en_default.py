@@ -62,7 +62,7 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "split-at-column-gap", "split-name-at-parenthesis", "grow-name-initial", "merge-name-particle",
               "merge-name-across-initial", "extend-facility-specialty", "drop-date-test-score",
               "drop-date-range-of-values", "drop-date-bp-range", "drop-initial-of-organism", "drop-header-keyword",
-              "drop-drug-name", "split-profession-at-clause", "drop-organism-binomial",
+              "drop-drug-name", "drop-device-maker", "split-profession-at-clause", "drop-organism-binomial",
               "grow-name-after-title", "drop-date-number-table", "drop-date-visual-acuity",
               "drop-date-impossible-fraction", "drop-date-value-range", "drop-id-short-range",
               "drop-date-symptom-score", "drop-date-count-fraction", "drop-date-secondary-to", "drop-date-per-unit",

@@ -544,3 +544,32 @@ def test_add_phrases_from_a_lexicon(tmp_path):
         _rules(tmp_path, rule.replace('"holidays"', '"feast_days"'))
     with pytest.raises(ConfigError, match="needs phrases_from"):
         _rules(tmp_path, rule.replace('phrases_from = "holidays"\n', "").replace("{phrases}", "Easter"))
+
+
+_DROP_MAKER = '''
+[[rule]]
+name = "maker"
+action = "drop"
+types = ["ORGANIZATION"]
+all_in = ["device_makers"]
+all_in_except = '\\d[\\w-]*|[A-Za-z]{1,2}\\d[\\w-]*|[A-Z]{1,3}'
+'''
+
+
+@pytest.mark.parametrize("surface,dropped", [
+    ("Medtronic", True),
+    ("Dexcom G7", True),        # a model number is not looked up
+    ("NovaSeq 6000", True),
+    ("G7", False),              # one listed word at least
+    ("Dexcom Health Partners", False),
+])
+def test_drop_all_in_except_skips_model_numbers(tmp_path, surface, dropped):
+    pp = _rules(tmp_path, _DROP_MAKER)
+    doc = Document("d", f"Device: {surface}.")
+    out = pp.apply(doc, [Span(8, 8 + len(surface), "ORGANIZATION", 0.8, "crf")])
+    assert (out == []) is dropped
+
+
+def test_all_in_except_must_be_a_valid_regex(tmp_path):
+    with pytest.raises(ConfigError, match="all_in_except"):
+        _rules(tmp_path, _DROP_MAKER.replace("'\\d[\\w-]*|[A-Za-z]{1,2}\\d[\\w-]*|[A-Z]{1,3}'", "'(unclosed'"))

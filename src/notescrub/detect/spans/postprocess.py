@@ -20,7 +20,9 @@ in a string with more than two ``/``, "140/4.0/107/25.7"). Here each rule is a
   span plus ``window`` characters on both sides, same line), ``after_pattern`` (matching
   at the start of the ``window`` characters after the span, same line), ``before_pattern`` (in the
   ``window`` characters before the span, same line), ``all_in`` (lexicons: every word of
-  the span is in one of them) -- all the given conditions must hold;
+  the span is in one of them; with ``all_in_except``, a regex, words fully matching it
+  are not looked up, e.g. the model numbers of "Dexcom G7", but one word at least must
+  be) -- all the given conditions must hold;
 * ``merge``: ``gap_pattern`` (fully matching the text between two spans of the same
   label; they become one span);
 * ``grow``: ``left_pattern`` (must match the text that ends right where the span starts,
@@ -101,7 +103,7 @@ _COMMON_KEYS = {"name", "action", "types", "description"}
 _KEYS = {
     "extend": _COMMON_KEYS | {"heads", "lexicon", "direction", "max_tokens", "head_capitalised", "require_capital"},
     "drop": _COMMON_KEYS | {"span_pattern", "chunk_pattern", "context_pattern", "before_pattern", "after_pattern",
-                            "window", "all_in"},
+                            "window", "all_in", "all_in_except"},
     "merge": _COMMON_KEYS | {"gap_pattern"},
     "grow": _COMMON_KEYS | {"left_pattern", "right_pattern", "window"},
     "split": _COMMON_KEYS | {"split_pattern", "strip_left_pattern", "strip_right_pattern", "all_in", "keep_in"},
@@ -193,6 +195,7 @@ class DropRule(PostRule):
     after_pattern: re.Pattern[str] | None = None
     window: int = 20
     all_in: tuple[str, ...] = ()
+    all_in_except: re.Pattern[str] | None = None
     action = "drop"
 
     def run(self, doc: Document, view: TokenView, spans: list[Span]) -> list[Span]:
@@ -548,7 +551,8 @@ def _build_rule(raw: Any, path: str, text: str, index: int) -> PostRule:
                         context_pattern=_regex(raw.get("context_pattern"), "context_pattern", fail),
                         before_pattern=_regex(raw.get("before_pattern"), "before_pattern", fail),
                         after_pattern=_regex(raw.get("after_pattern"), "after_pattern", fail),
-                        window=window, all_in=all_in)
+                        window=window, all_in=all_in,
+                        all_in_except=_regex(raw.get("all_in_except"), "all_in_except", fail))
     gap = _regex(raw.get("gap_pattern"), "gap_pattern", fail)
     if gap is None:
         raise fail("a merge rule needs gap_pattern")
@@ -879,19 +883,25 @@ def _drop(rule: DropRule, doc: Document, s: Span) -> bool:
             return False
         if rule.after_pattern is not None and not rule.after_pattern.match(text[s.end : min(lb, s.end + rule.window)]):
             return False
-    if rule.all_in and not _all_in(piece, rule.all_in):
+    if rule.all_in and not _all_in(piece, rule.all_in, rule.all_in_except):
         return False
     return True
 
 
-def _all_in(piece: str, names: Sequence[str]) -> bool:
+def _all_in(piece: str, names: Sequence[str], skip: re.Pattern[str] | None = None) -> bool:
     """Every word of ``piece`` (possessives removed) is in one of the lexicons ``names``; a
     hyphenated compound counts when the whole compound is listed ("kayser-fleischer") or
-    each of its parts is."""
+    each of its parts is. Words fully matching ``skip`` are not looked up (one word at
+    least must be).
+
+    >>> _all_in("Dexcom G7", ["device_makers"]), _all_in("Dexcom G7", ["device_makers"], re.compile(r"[A-Z][0-9]"))
+    (False, True)
+    """
     from notescrub.lexicons import lexicon
 
     lexica = [lexicon(n) for n in names]
-    compounds = [c.lower() for c in _COMPOUND.findall(_POSSESSIVE.sub("", piece))]
+    compounds = [c.lower() for c in _COMPOUND.findall(_POSSESSIVE.sub("", piece))
+                 if skip is None or not skip.fullmatch(c)]
 
     def listed(w: str) -> bool:
         return any(w in lx for lx in lexica)
