@@ -574,3 +574,40 @@ def test_device_makers_are_not_phi_unless_employers(text, kept):
         text)]
     out = _model_rules("drop-device-maker").apply(doc, spans)
     assert [doc.span_text(s) for s in out] == kept
+
+
+@pytest.mark.parametrize("text, added", [
+    ("NICU day: DOL 7, HUS DOL 7 and 30; failed CCHD screen at 26 HOL; seen on day 3 of life.",
+     [("7", "AGE"), ("7", "AGE"), ("30", "AGE"), ("26", "AGE"), ("3", "AGE")]),
+    ("Risk-reducing BSO by age 35-40; catch-up HPV through age 26. ABCD2 = 6 (age 1, BP 1).",
+     [("35", "AGE"), ("40", "AGE"), ("26", "AGE")]),
+    ("GA 29+3 wk, gestational age 29 weeks; bone age 10; clot of estimated age 3-7 days; NEC DOL 19, 10 days NPO.",
+     [("19", "AGE")]),                                           # not ages of the person; '10 days' a duration
+])
+def test_fifth_batch_age_rules(text, added):
+    doc = Document("d", text)
+    rules = _model_rules("add-age-day-of-life", "add-age-day-of-life-range-end", "add-age-after-age-word",
+                         "add-age-range-end")
+    assert [(doc.span_text(s), s.label) for s in rules.apply(doc, [])] == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Created: 04/Aug/96 10:15; seen 17-Mar-2091.", [("04/Aug/96", "DATE"), ("17-Mar-2091", "DATE")]),
+    ("Diary Feb 1-9; away March 3 – 5.", [("Feb 1-9", "DATE"), ("March 3 – 5", "DATE")]),
+    ("Novorapid 8-10 units with meals; Mar 2 tabs.", []),         # a drug, not 'Nov 8-10'
+    ("Heb. date 25 Tishrei 5840; surgery after 29 Cheshvan.", [("25 Tishrei 5840", "DATE"), ("29 Cheshvan", "DATE")]),
+    ("DOB: 06/O9/1980  Age: 44; ratio 1/2 changed; dose 10/20/40 mg.", [("06/O9/1980", "DATE")]),
+    ("Fit to fly from 19.08 on; prelim reported 24.10.\n10.10: try-in of frameworks.\nNa 10.10 mmol; from 2.5 mg",
+     [("19.08", "DATE"), ("24.10", "DATE"), ("10.10", "DATE")]),
+    ("Neuro ICU 12-14.08, ward since then; pH 7.35-7.45.", [("12", "DATE"), ("14.08", "DATE")]),
+])
+def test_fifth_batch_date_rules(text, added):
+    doc = Document("d", text)
+    rules = _model_rules("add-day-month-abbreviation-year", "add-month-day-range", "add-hebrew-calendar-date",
+                         "add-ocr-numeric-date", "add-day-month-after-timing-word", "add-first-day-of-dotted-range",
+                         "add-dotted-range-end")
+    assert [(doc.span_text(s), s.label) for s in rules.apply(doc, [])] == added
+
+
+def test_an_ocr_date_replaces_the_part_the_tagger_found():
+    assert _kept(_model_rules("add-ocr-numeric-date"), "DOB: 06/O9/1980 F", "9/1980", "DATE") == ["06/O9/1980"]

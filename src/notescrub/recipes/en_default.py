@@ -86,7 +86,11 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "add-weekday-list", "split-weekday-list", "add-month-day-at-line-start",
               "add-airport-code-from-after-flight-number", "add-airport-code-to-after-flight-number",
               "add-holiday", "add-first-day-of-day-month-range", "add-day-range-month",
-              "add-profession-after-field-label", "add-licence-after-council"]
+              "add-profession-after-field-label", "add-licence-after-council",
+              "add-age-day-of-life", "add-age-day-of-life-range-end", "add-age-after-age-word", "add-age-range-end",
+              "add-day-month-abbreviation-year", "add-month-day-range", "add-hebrew-calendar-date",
+              "add-ocr-numeric-date", "add-day-month-after-timing-word", "add-first-day-of-dotted-range",
+              "add-dotted-range-end"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
