@@ -482,3 +482,37 @@ def test_release_hard_negatives_and_size() -> None:
             f"{prev['max-recall']['binary_token']['precision']:.3f}") in text
     crf = ROOT / "src" / "notescrub" / "models" / "en-default" / "crf" / "model.crfsuite"
     assert f"this CRF is {crf.stat().st_size / 1e6:.1f} MB" in text
+
+
+NINETEENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-w105-w110-fifth-batch.json").read_text(
+    encoding="utf-8"))
+FIFTH_READ = json.loads((ROOT / "benchmarks" / "results" / "en-default-w99-w104-fifth-batch-read.json").read_text(
+    encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name, label", [
+    ("shipped (w01-w86), fourth batch + drop-device-maker (7fb4a3d)", "before the batch (7fb4a3d)"),
+    ("shipped (w01-w86), fifth batch (9ec0b1d)", "**fifth batch (9ec0b1d)**"),
+])
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_nineteenth_wave_rows(name: str, label: str, preset: str) -> None:
+    assert NINETEENTH["writers"] == [f"w{n}" for n in range(105, 111)]
+    r, hn = NINETEENTH["models"][name]["pooled"][preset], NINETEENTH["models"][name]["hn01-test"][preset]
+    row = (f"| {label} | `{preset}` | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+           f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
+           f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) | "
+           f"{hn['binary_token']['precision']:.3f} |")
+    assert row in CARD
+
+
+def test_fifth_batch_where_read_and_per_writer() -> None:
+    text = " ".join(CARD.split())
+    before, after = (FIFTH_READ["models"][k]["pooled"]["high-recall"] for k in FIFTH_READ["models"])
+    assert (f"at `high-recall` {before['leaked_tokens']} → {after['leaked_tokens']} leaked tokens (AGE "
+            f"{before['leaked_by_type']['AGE']} → {after['leaked_by_type']['AGE']}, DATE "
+            f"{before['leaked_by_type']['DATE']} → {after['leaked_by_type']['DATE']})") in text
+    new = NINETEENTH["models"]["shipped (w01-w86), fifth batch (9ec0b1d)"]
+    for w in NINETEENTH["writers"]:
+        r = new[w]["high-recall"]
+        assert (f"{w} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
+                f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})") in text
