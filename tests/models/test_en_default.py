@@ -611,3 +611,39 @@ def test_fifth_batch_date_rules(text, added):
 
 def test_an_ocr_date_replaces_the_part_the_tagger_found():
     assert _kept(_model_rules("add-ocr-numeric-date"), "DOB: 06/O9/1980 F", "9/1980", "DATE") == ["06/O9/1980"]
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("Glabellar tap: Myerson's sign present.", "Myerson", "PATIENT", []),
+    ("pigment deposition in Schwalbe's line region", "Schwalbe", "ORGANIZATION", []),
+    ("FHx: brother w/ Wilson dz (deceased).", "Wilson dz", "PATIENT", []),
+    ("Note that the Gleason grading is reported per ISUP.", "Gleason grading", "LOCATION-OTHER", []),
+    ("LET, modified Lemaire tenodesis given pivot shift.", "Lemaire", "PATIENT", []),
+    ("Seen by Dr. Gleason grading slides today.", "Gleason", "DOCTOR", ["Gleason"]),        # a title before it
+    ("This is the paper copy of Ivan's test. It shows", "Ivan", "PATIENT", ["Ivan"]),          # a person's test
+    ("both descend from the Beiler line).", "Beiler", "PATIENT", ["Beiler"]),                   # a family line
+    ("She cannot participate; Joyce signs as HCPOA.", "Joyce", "PATIENT", ["Joyce"]),           # the verb
+])
+def test_an_eponym_naming_an_exam_term_is_not_a_name(text, surface, label, kept):
+    assert _kept(_model_rules("drop-eponym-exam-term", "drop-eponym-with-exam-term"), text, surface, label) == kept
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("Ampicillin/sulbactam                    16/8        I\nNext", "16/8", "DATE", []),
+    ("Amoxicillin/clavulanate (Augmentin)     8/4         S", "8/4", "DATE", []),
+    ("5/29 I&D R heel + partial calcanectomy", "5/29", "DATE", ["5/29"]),              # a date before 'I&D'
+    ("6. Next: C5 04/04/2101, C6 04/25/2101.", "C5", "HOSPITAL", []),
+    ("6. Next: C5 04/04/2101, C6 04/25/2101.", "C6", "HOSPITAL", []),
+    ("PCT rotated C4W->C5 on 8/31 with pt #4.", "C5", "HOSPITAL", ["C5"]),             # a ward
+])
+def test_susceptibility_values_and_treatment_cycles_are_not_phi(text, surface, label, kept):
+    assert _kept(_model_rules("drop-date-susceptibility-value", "drop-treatment-cycle"), text, surface, label) == kept
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("Wilson disease (autosomal recessive, OMIM #277900), consistent", "277900", "LICENSE", []),
+    ("Swan-Ganz in place: PA 34/20, PCWP 16.", "PA", "STATE", []),
+    ("Moved from Pittsburgh PA 15213 last year.", "PA", "STATE", ["PA"]),                 # the state
+])
+def test_omim_numbers_and_the_pulmonary_artery_are_not_phi(text, surface, label, kept):
+    assert _kept(_model_rules("drop-omim-number", "drop-pulmonary-artery-state"), text, surface, label) == kept

@@ -90,7 +90,10 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "add-age-day-of-life", "add-age-day-of-life-range-end", "add-age-after-age-word", "add-age-range-end",
               "add-day-month-abbreviation-year", "add-month-day-range", "add-hebrew-calendar-date",
               "add-ocr-numeric-date", "add-day-month-after-timing-word", "add-first-day-of-dotted-range",
-              "add-dotted-range-end"]
+              "add-dotted-range-end",
+              "drop-eponym-exam-term", "drop-eponym-with-exam-term",
+              "drop-date-susceptibility-value", "drop-treatment-cycle", "drop-omim-number",
+              "drop-pulmonary-artery-state"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
