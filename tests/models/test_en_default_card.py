@@ -516,3 +516,16 @@ def test_fifth_batch_where_read_and_per_writer() -> None:
         r = new[w]["high-recall"]
         assert (f"{w} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
                 f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})") in text
+
+
+def test_precision_rules_table() -> None:
+    r = json.loads((ROOT / "benchmarks" / "results" / "en-default-hn01-precision-rules.json").read_text(
+        encoding="utf-8"))
+    before, after = r["models"].values()
+    for notes, label in [("hn01-dev", "hn01-dev (read)"), ("hn01-test", "hn01-test (read by nobody)"),
+                         ("w105-w110 pooled", "w105-w110 (unseen wave)")]:
+        cells = " | ".join(f"{before[notes][p]['binary_token']['precision']:.4f} → "
+                           f"{after[notes][p]['binary_token']['precision']:.4f}" for p in r["presets"])
+        assert f"| {label} | {cells} |" in CARD
+        assert all(before[notes][p]["binary_token"]["recall"] == after[notes][p]["binary_token"]["recall"]
+                   for p in r["presets"])
