@@ -632,6 +632,8 @@ def test_an_eponym_naming_an_exam_term_is_not_a_name(text, surface, label, kept)
     ("Ampicillin/sulbactam                    16/8        I\nNext", "16/8", "DATE", []),
     ("Amoxicillin/clavulanate (Augmentin)     8/4         S", "8/4", "DATE", []),
     ("5/29 I&D R heel + partial calcanectomy", "5/29", "DATE", ["5/29"]),              # a date before 'I&D'
+    ("Trimethoprim/sulfa   <=2/38   S      (urine breakpoints)", "<=2/38", "DATE", []),   # a column follows
+    ("9/18 R SFA/pop stent + peroneal PTA", "9/18", "DATE", ["9/18"]),                  # 'R' is the right side
     ("6. Next: C5 04/04/2101, C6 04/25/2101.", "C5", "HOSPITAL", []),
     ("6. Next: C5 04/04/2101, C6 04/25/2101.", "C6", "HOSPITAL", []),
     ("PCT rotated C4W->C5 on 8/31 with pt #4.", "C5", "HOSPITAL", ["C5"]),             # a ward
