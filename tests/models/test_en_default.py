@@ -647,3 +647,61 @@ def test_susceptibility_values_and_treatment_cycles_are_not_phi(text, surface, l
 ])
 def test_omim_numbers_and_the_pulmonary_artery_are_not_phi(text, surface, label, kept):
     assert _kept(_model_rules("drop-omim-number", "drop-pulmonary-artery-state"), text, surface, label) == kept
+
+
+@pytest.mark.parametrize("text, anchors, added", [
+    ("Seen by Santé Travail Moselle-Alzette (STMA) in March.", {"Santé Travail Moselle-Alzette": "ORGANIZATION"},
+     [("STMA", "ORGANIZATION")]),
+    ("Referred to Ridgeland Specialty Hospital (LTACH), then home.", {"Ridgeland Specialty Hospital": "HOSPITAL"}, []),
+    ("Admitted to Cedar Unit (PICU) overnight.", {"Cedar Unit": "HOSPITAL"}, []),
+    ("Transport by Pine Tree Ambulance (BLS) at 10:00.", {"Pine Tree Ambulance": "ORGANIZATION"}, []),
+    ("Works at Nimbusforge (Redmond) remotely.", {"Nimbusforge": "ORGANIZATION"}, []),     # a mixed-case word
+    ("Lives in Vienna (VIE) since May.", {"Vienna": "CITY"}, []),                        # only after institutions
+])
+def test_sixth_batch_acronym_after_an_organization(text, anchors, added):
+    assert _added(_model_rules("add-acronym-after-organization"), text, anchors) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("Found at 43.7402, -110.8125 (+/- 14 m).", [("43.7402, -110.8125", "LOCATION-OTHER")]),
+    ("Thermal crust. 44.5619 N 110.8403 W", [("44.5619 N 110.8403 W", "LOCATION-OTHER")]),
+    ("Last fix 48°25'52\" N on the ridge.", [("48°25'52\" N", "LOCATION-OTHER")]),
+    ("Urine SG 1.015, 1.020 on repeat; pH 7.385 7.412.", []),
+    ("Arrived as Trauma Tango 4417 with two GSWs.", [("Trauma Tango 4417", "PATIENT")]),
+    ("NAME: UNKNOWN MALE 23-0115   MRN K3390182", [("UNKNOWN MALE 23-0115", "PATIENT")]),
+    ("Trauma bay 3 ready; trauma surgery aware.", []),
+    ("Paciente: WHITCOMB   Edad: 74 a   Sexo: M", [("74", "AGE")]),
+    ("Alter: 45 Jahre, ledig.", [("45", "AGE")]),
+    ("Dra. Brandão  CRM-RJ 52.87741-3", [("52.87741-3", "LICENSE")]),
+    ("Dr. Ferreyra  MN 148.207 -- guardia", [("148.207", "LICENSE")]),
+    ("Médico: Luis Chumpitaz   CMP 067741", [("067741", "LICENSE")]),
+    ("St Paul, MN 55104", []),
+])
+def test_sixth_batch_add_rules(text, added):
+    rules = _model_rules("add-gps-coordinates", "add-trauma-alias", "add-age-after-foreign-age-word",
+                         "add-latin-american-licence")
+    assert _added(rules, text) == added
+
+
+def test_a_trauma_alias_replaces_the_part_the_tagger_found():
+    assert _kept(_model_rules("add-trauma-alias"), "as Trauma Bravo 0912 at 02:20", "Trauma Bravo", "PATIENT") == [
+        "Trauma Bravo 0912"]
+
+
+@pytest.mark.parametrize("text, surface, label, grown", [
+    ("shot on the 5800 block of S. Morgan St (Englewood)", "S. Morgan St", "STREET", "5800 block of S. Morgan St"),
+    ("scene: alley behind 2400 blk W. Lincoln Ave", "W. Lincoln Ave", "STREET", "2400 blk W. Lincoln Ave"),
+    ("Address: 1137 Main St, Suite 2, Hazard KY", "1137 Main St", "STREET", "1137 Main St, Suite 2"),
+    ("Local address: Callejón del Chorro 18, int. 2, Col. Guadalupe", "Callejón del Chorro 18", "STREET",
+     "Callejón del Chorro 18, int. 2"),
+    ('Temporary address: Gurruchaga 1822, piso 4 "B", CABA', "Gurruchaga 1822", "STREET",
+     'Gurruchaga 1822, piso 4 "B"'),
+    ("Wörthstraße 8, Rgb. 3. OG links, 81667 München", "Wörthstraße 8", "STREET", "Wörthstraße 8, Rgb. 3. OG links"),
+    ("1180 Rosedale Ave, 2nd fl - buzzer broken", "1180 Rosedale Ave", "STREET", "1180 Rosedale Ave, 2nd fl"),
+    ("1180 Rosedale Ave, 2 flights of stairs", "1180 Rosedale Ave", "STREET", "1180 Rosedale Ave"),
+    ("W face of Mount Ossian. Short-haul", "Ossian", "LOCATION-OTHER", "Mount Ossian"),
+    ("Mt. Kinnikinnick Ski Area patrol", "Kinnikinnick Ski Area", "ORGANIZATION", "Mt. Kinnikinnick Ski Area"),
+])
+def test_sixth_batch_grow_rules(text, surface, label, grown):
+    rules = _model_rules("grow-street-block-number", "grow-street-unit", "grow-place-mount")
+    assert _kept(rules, text, surface, label) == [grown]

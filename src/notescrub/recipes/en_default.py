@@ -93,7 +93,10 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "add-dotted-range-end",
               "drop-eponym-exam-term", "drop-eponym-with-exam-term",
               "drop-date-susceptibility-value", "drop-treatment-cycle", "drop-omim-number",
-              "drop-pulmonary-artery-state"]
+              "drop-pulmonary-artery-state",
+              # sixth batch
+              "add-acronym-after-organization", "grow-street-block-number", "grow-street-unit", "grow-place-mount",
+              "add-gps-coordinates", "add-trauma-alias", "add-age-after-foreign-age-word", "add-latin-american-licence"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
