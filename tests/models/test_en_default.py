@@ -705,3 +705,19 @@ def test_a_trauma_alias_replaces_the_part_the_tagger_found():
 def test_sixth_batch_grow_rules(text, surface, label, grown):
     rules = _model_rules("grow-street-block-number", "grow-street-unit", "grow-place-mount")
     assert _kept(rules, text, surface, label) == [grown]
+
+
+@pytest.mark.parametrize("text, anchors, added", [
+    ("Son Vikram Venkataraman (pharmacist, Houston) on speaker.", {"Vikram Venkataraman": "PATIENT"},
+     [("pharmacist", "PROFESSION")]),
+    ("and son Wilson Lin (45, accountant), his wife Joy", {"Wilson Lin": "PATIENT"}, [("accountant", "PROFESSION")]),
+    ("Partner: Elif Karaca, 35, physician (Istanbul)", {"Elif Karaca": "PATIENT"}, [("physician", "PROFESSION")]),
+    ("Sister Rose Parkinson-Tate (nurse in Bowling Green) - migraines", {"Rose Parkinson-Tate": "PATIENT"},
+     [("nurse", "PROFESSION")]),
+    ("Witness: Tomasz Wierzbicki (lineman at the co-op)", {"Tomasz Wierzbicki": "PATIENT"}, [("lineman", "PROFESSION")]),
+    ("Wife Mirela (caregiver is her sister) came.", {"Mirela": "PATIENT"}, []),            # no job right there
+    ("Daughter Ann (lives nearby, visits daily)", {"Ann": "PATIENT"}, []),
+    ("Dr. Hal Ruiz (cardiologist) agrees.", {"Hal Ruiz": "DOCTOR"}, []),                   # a care provider's specialty
+])
+def test_a_job_right_after_a_persons_name_is_a_profession(text, anchors, added):
+    assert _added(_model_rules("add-profession-after-person"), text, anchors) == added
