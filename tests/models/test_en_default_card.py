@@ -597,3 +597,12 @@ def test_sixth_batch_where_read_and_this_release_per_writer() -> None:
     model = TWENTIETH["models"]["this release (w01-w92), sixth batch (97c5c33)"]
     for w in (w for w in TWENTIETH["writers"] if w.startswith("w")):
         assert _writer_quote(model, w) in text, _writer_quote(model, w)
+
+
+def test_w01_w92_release_speed_is_quoted() -> None:
+    runs = json.loads((RESULTS / "deid-1000-w01-w92-release-2026-11-29.json").read_text(encoding="utf-8"))["runs"]
+    before = [r["cpu_s"] for k, r in runs.items() if k.startswith("00eba52")]
+    after = [r["cpu_s"] for k, r in runs.items() if k.startswith("5574a66")]
+    text = " ".join(CARD.split())
+    assert (f"took {sum(before) / len(before):.1f} s of CPU on average for the previous release with the fifth "
+            f"batch and {sum(after) / len(after):.1f} s for this release") in text
