@@ -28,6 +28,15 @@ component option of every model scored::
 
     python scripts/lowo_en_default.py --score en-default --writers w09,w10,w11,w12 --sweep=-2.1,-2.5 \\
         -o benchmarks/results/en-default-new-writers.json
+
+``--leaks FILE.jsonl`` also writes what a rule writer reads: every gold span the model (at
+``high-recall``) left a token of and every predicted span with a token outside all gold PHI,
+with their context. It holds note text, so it refuses folders outside the repository's
+fictional corpora; reading a wave's leaks makes that wave "read" (docs/en-default.md, "Rules
+are training data too")::
+
+    python scripts/lowo_en_default.py --score en-default --writers w105,w106,w107,w108,w109,w110 \\
+        -o scores.json --leaks leaks.jsonl
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ from pathlib import Path
 from notescrub.assemble import build
 from notescrub.evaluate import evaluate
 from notescrub.io import read_corpus
+from notescrub.io.atomic import atomic_file
 from notescrub.taxonomy import canonical
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,6 +118,46 @@ def leaks(gold, pred) -> Counter:
             if not all(covered[m.start():m.end()]):
                 out[canonical(s.label) or s.label] += 1
     return out
+
+
+def error_rows(writer: str, gold, pred, context: int = 60) -> list[dict]:
+    """What a reader of the errors needs, one row per gold span with a leaked token (``LEAK``:
+    type, text, the missed tokens) and per predicted span with a token outside all gold PHI
+    (``FP``: predicted label, text, those tokens), each with ``context`` characters either side
+    (line breaks shown as `` / ``). Only for the repository's fictional notes: it holds note text.
+
+    >>> from notescrub.types import Document, Span
+    >>> g = Document("n1", "Seen by Ann Lee at Foley today.")
+    >>> g.add_layer("gold", [Span(8, 15, "PATIENT")])
+    >>> p = g.copy(layers=False)
+    >>> p.add_layer("gold", [Span(12, 15, "PATIENT"), Span(19, 24, "DOCTOR")])
+    >>> [(r["kind"], r["text"], r["tokens"]) for r in error_rows("w01", g, p)]
+    [('LEAK', 'Ann Lee', ['Ann']), ('FP', 'Foley', ['Foley'])]
+    """
+    def cover(spans) -> bytearray:
+        mask = bytearray(len(gold.text) + 1)
+        for sp in spans:
+            mask[sp.start:sp.end] = b"\x01" * (sp.end - sp.start)
+        return mask
+
+    def row(kind: str, span, label: str, tokens: list[str]) -> dict:
+        text = gold.text
+        ctx = (text[max(0, span.start - context):span.start] + "[[" + text[span.start:span.end] + "]]"
+               + text[span.end:span.end + context])
+        return {"writer": writer, "doc": gold.id, "kind": kind, "type": label, "text": text[span.start:span.end],
+                "tokens": tokens, "context": ctx.replace("\n", " / ")}
+
+    predicted, true = cover(pred.layer("gold")), cover(gold.layer("gold"))
+    rows = []
+    for sp in gold.layer("gold"):
+        missed = [m.group() for m in _TOKEN.finditer(gold.text, sp.start, sp.end) if not all(predicted[m.start():m.end()])]
+        if missed:
+            rows.append(row("LEAK", sp, canonical(sp.label) or sp.label, missed))
+    for sp in pred.layer("gold"):
+        extra = [m.group() for m in _TOKEN.finditer(gold.text, sp.start, sp.end) if not any(true[m.start():m.end()])]
+        if extra:
+            rows.append(row("FP", sp, sp.label, extra))
+    return rows
 
 
 def scores(golds: list, preds: list) -> dict:
@@ -216,8 +266,19 @@ def main() -> None:
                     help="comma-separated CRF O-biases to score the fold models (or each --score model) at, pooled")
     ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="COMPONENT.OPTION=VALUE",
                     help="set a component option on every model scored (JSON value), e.g. two_pass.min_score=0.7")
+    ap.add_argument("--leaks", type=Path, metavar="FILE.jsonl",
+                    help="with --score: also write every leaked gold span and false-positive span of each model at "
+                         "high-recall, with context (note text: the repository's fictional corpora only)")
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
+    if args.leaks:
+        if not args.score:
+            raise SystemExit("--leaks needs --score")
+        # the rows hold note text: only the repository's fictional corpora (and en-dev) may be listed
+        outside = [str(f) for f in args.extra
+                   if not _HARD_NEGATIVE_HALF.fullmatch(str(f)) and ROOT / "corpora" not in f.resolve().parents]
+        if outside:
+            raise SystemExit(f"--leaks writes note text, so only for the repository's fictional corpora, not {outside}")
     for item in args.overrides:
         key, _, value = item.partition("=")
         component, _, option = key.partition(".")
@@ -243,6 +304,13 @@ def main() -> None:
             report["sweep"] = {m: sweep({w: m for w in writers if w not in extras}, by_writer, biases)
                                for m in args.score}
         args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        if args.leaks:
+            with atomic_file(args.leaks) as tmp, tmp.open("w", encoding="utf-8") as fh:
+                for m in args.score:
+                    for w in writers:
+                        for gold, pred in zip(by_writer[w], predict(m, "high-recall", by_writer[w])):
+                            for r in error_rows(w, gold, pred):
+                                fh.write(json.dumps({"model": m, **r}, ensure_ascii=False) + "\n")
         for m, res in report["models"].items():
             for preset in PRESETS:
                 print(f"\n{m} / {preset}\n" + table(res, preset))

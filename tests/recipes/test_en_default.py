@@ -244,3 +244,38 @@ def test_lowo_hard_negative_halves_need_no_hand_made_folder():
     test, dev = mod.extra_docs(Path("hn01-test")), mod.extra_docs(Path("hn01-dev"))
     assert test and dev and len(test) + len(dev) == len(list((root / "corpora" / "en-hard-negatives" / "hn01").glob("P*.txt")))
     assert all(int(d.patient_id[1:]) % 2 == 0 for d in test) and all(int(d.patient_id[1:]) % 2 == 1 for d in dev)
+
+
+def test_lowo_leaks_lists_leaks_and_false_positives_of_the_fictional_corpora(monkeypatch, tmp_path) -> None:
+    """scripts/lowo_en_default.py --leaks: one row per leaked gold span and per false-positive span
+    (with context), written atomically; refused for folders outside the repository's corpora."""
+    import importlib.util
+    import json as _json
+    import sys as _sys
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    gold = Document("n1", "Seen by Ann Lee at Foley today.")
+    gold.add_layer("gold", [Span(8, 15, "PATIENT")])
+
+    def half_right(model, preset, golds, recall_bias=None):
+        q = golds[0].copy(layers=False)
+        q.add_layer("gold", [Span(12, 15, "PATIENT"), Span(19, 24, "DOCTOR")])
+        return [q]
+
+    monkeypatch.setattr(mod, "predict", half_right)
+    monkeypatch.setattr(mod, "writer_docs", lambda extra=None: {"w01": [gold]})
+    out, leaks = tmp_path / "scores.json", tmp_path / "leaks.jsonl"
+    monkeypatch.setattr(_sys, "argv", ["lowo", "--score", "m", "--writers", "w01", "-o", str(out), "--leaks", str(leaks)])
+    mod.main()
+    rows = [_json.loads(line) for line in leaks.read_text(encoding="utf-8").splitlines()]
+    assert [(r["kind"], r["type"], r["text"], r["tokens"]) for r in rows] == [
+        ("LEAK", "PATIENT", "Ann Lee", ["Ann"]), ("FP", "DOCTOR", "Foley", ["Foley"])]
+    assert rows[0]["context"] == "Seen by [[Ann Lee]] at Foley today." and rows[0]["model"] == "m"
+    monkeypatch.setattr(_sys, "argv", ["lowo", "--score", "m", "--writers", "w01", "--extra", str(tmp_path),
+                                       "-o", str(out), "--leaks", str(tmp_path / "other.jsonl")])
+    with pytest.raises(SystemExit, match="fictional corpora"):
+        mod.main()
+    assert not (tmp_path / "other.jsonl").exists()
