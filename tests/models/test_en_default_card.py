@@ -606,3 +606,20 @@ def test_w01_w92_release_speed_is_quoted() -> None:
     text = " ".join(CARD.split())
     assert (f"took {sum(before) / len(before):.1f} s of CPU on average for the previous release with the fifth "
             f"batch and {sum(after) / len(after):.1f} s for this release") in text
+
+
+def test_ner_union_table() -> None:
+    union = json.loads((RESULTS / "en-default-ner-union-w93-w98.json").read_text(encoding="utf-8"))["results"]
+    sweep = json.loads((RESULTS / "en-default-w01-w92-sweep-w93-w98.json").read_text(encoding="utf-8"))["sweep"]["en-default"]
+
+    def row(label: str, r: dict) -> str:
+        return (f"| {label} | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+                f"{r['leaked_tokens']} | {r['notes_with_leak']} of {r['notes']} |")
+
+    for key, label in [("high-recall", "`high-recall` (−1.9)"), ("high-recall + ORG", "`high-recall` + spaCy ORG"),
+                       ("max-recall", "`max-recall` (−3.0)"), ("max-recall + PERSON", "`max-recall` + spaCy PERSON"),
+                       ("max-recall + ORG", "`max-recall` + spaCy ORG"),
+                       ("max-recall + FAC+GPE+LOC+ORG+PERSON", "`max-recall` + spaCy PERSON, ORG, GPE, LOC, FAC")]:
+        assert row(label, union[key]) in CARD, key
+    for bias in ("2.3", "3.5", "4.5"):
+        assert row(f"O-bias −{bias}", sweep[f"-{bias}0"]) in CARD

@@ -279,3 +279,26 @@ def test_lowo_leaks_lists_leaks_and_false_positives_of_the_fictional_corpora(mon
     with pytest.raises(SystemExit, match="fictional corpora"):
         mod.main()
     assert not (tmp_path / "other.jsonl").exists()
+
+
+def test_ner_union_study_adds_only_the_chosen_entity_kinds(monkeypatch) -> None:
+    """scripts/ner_union_study.py unites the model's spans with the NER entities of the kinds
+    asked for (binary scores then see both), and refuses kinds it does not know."""
+    import importlib.util
+    import sys as _sys
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.syspath_prepend(str(root / "scripts"))
+    spec = importlib.util.spec_from_file_location("ner_union_study", root / "scripts" / "ner_union_study.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    gold = Document("n1", "Ann Lee works at Acme Corp in Toledo.")
+    gold.add_layer("gold", [Span(0, 7, "PATIENT"), Span(17, 26, "ORGANIZATION"), Span(30, 36, "CITY")])
+    pred = gold.copy(layers=False)
+    pred.add_layer("gold", [Span(0, 7, "PATIENT")])
+    ents = [[(17, 26, "ORG"), (30, 36, "GPE"), (0, 3, "PERSON")]]
+    (out,) = mod.united([gold], [pred], ents, {"ORG"})
+    assert [(gold.span_text(s), s.label) for s in out.layer("gold")] == [("Ann Lee", "PATIENT"), ("Acme Corp", "ORGANIZATION")]
+    monkeypatch.setattr(_sys, "argv", ["ner", "--writers", "w01", "--kinds", "ORG,NORP", "-o", "x.json"])
+    with pytest.raises(SystemExit, match="NORP"):
+        mod.main()
