@@ -107,11 +107,17 @@ def predict(model: str, preset: str | None, golds: list, recall_bias: float | No
     return preds
 
 
+def _covered(doc) -> bytearray:
+    """One byte per character of ``doc``: 1 where a span of its ``gold`` layer covers it."""
+    mask = bytearray(len(doc.text) + 1)
+    for s in doc.layer("gold"):
+        mask[s.start:s.end] = b"\x01" * (s.end - s.start)
+    return mask
+
+
 def leaks(gold, pred) -> Counter:
     """Gold PHI tokens (``\\w+``) of one note not fully covered by predicted spans, by type."""
-    covered = bytearray(len(gold.text) + 1)
-    for s in pred.layer("gold"):
-        covered[s.start:s.end] = b"\x01" * (s.end - s.start)
+    covered = _covered(pred)
     out: Counter = Counter()
     for s in gold.layer("gold"):
         for m in _TOKEN.finditer(gold.text, s.start, s.end):
@@ -134,12 +140,6 @@ def error_rows(writer: str, gold, pred, context: int = 60) -> list[dict]:
     >>> [(r["kind"], r["text"], r["tokens"]) for r in error_rows("w01", g, p)]
     [('LEAK', 'Ann Lee', ['Ann']), ('FP', 'Foley', ['Foley'])]
     """
-    def cover(spans) -> bytearray:
-        mask = bytearray(len(gold.text) + 1)
-        for sp in spans:
-            mask[sp.start:sp.end] = b"\x01" * (sp.end - sp.start)
-        return mask
-
     def row(kind: str, span, label: str, tokens: list[str]) -> dict:
         text = gold.text
         ctx = (text[max(0, span.start - context):span.start] + "[[" + text[span.start:span.end] + "]]"
@@ -147,7 +147,7 @@ def error_rows(writer: str, gold, pred, context: int = 60) -> list[dict]:
         return {"writer": writer, "doc": gold.id, "kind": kind, "type": label, "text": text[span.start:span.end],
                 "tokens": tokens, "context": ctx.replace("\n", " / ")}
 
-    predicted, true = cover(pred.layer("gold")), cover(gold.layer("gold"))
+    predicted, true = _covered(pred), _covered(gold)
     rows = []
     for sp in gold.layer("gold"):
         missed = [m.group() for m in _TOKEN.finditer(gold.text, sp.start, sp.end) if not all(predicted[m.start():m.end()])]
