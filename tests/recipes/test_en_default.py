@@ -302,3 +302,26 @@ def test_ner_union_study_adds_only_the_chosen_entity_kinds(monkeypatch) -> None:
     monkeypatch.setattr(_sys, "argv", ["ner", "--writers", "w01", "--kinds", "ORG,NORP", "-o", "x.json"])
     with pytest.raises(SystemExit, match="NORP"):
         mod.main()
+
+
+def test_release_rule_script_reproduces_the_w01_w92_decision() -> None:
+    """scripts/release_rule.py applied to the committed choice run gives the shipped bias (-1.9)
+    and 'ship'; with no point at the shipped precision it says not to ship."""
+    import importlib.util
+    import json as _json
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("release_rule", root / "scripts" / "release_rule.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    report = _json.loads((root / "benchmarks" / "results" / "en-default-w01-w92-on-w93-w98.json").read_text(
+        encoding="utf-8"))
+    build = "/work/builds/en-default-w01-w92"
+    decision = mod.choose(report, build, "en-default", -1.9)
+    assert decision["bias"] == -1.9 and decision["ship"] is True
+    assert mod.preset_bias(root / "src" / "notescrub" / "models" / "en-default") == -1.9
+    worse = _json.loads(_json.dumps(report))
+    for point in [worse["models"][build]["pooled"]["high-recall"], *worse["sweep"][build].values()]:
+        point["binary_token"]["precision"] = 0.5
+    assert mod.choose(worse, build, "en-default", -1.9) == {
+        "bias": None, "ship": False, "point": None, "shipped": report["models"]["en-default"]["pooled"]["high-recall"]}
