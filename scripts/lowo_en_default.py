@@ -212,11 +212,12 @@ def table(results: dict, preset: str) -> str:
 
 
 def evaluate_model(model: str | dict[str, str], by_writer: dict[str, list], writers: list[str],
-                   presets=PRESETS, apart: frozenset[str] = frozenset()) -> dict:
+                   presets=PRESETS, apart: frozenset[str] = frozenset(), errors: list[dict] | None = None) -> dict:
     """{writer and "pooled": {preset: scores}} on ``writers``; ``model`` is one model for all
     writers or ``{writer: model}`` (each fold's model on its held-out writers). Writers in
     ``apart`` (the ``--extra`` folders, e.g. the hard negatives) are scored but left out of
-    the pooled figures, which stay those of the writers' notes."""
+    the pooled figures, which stay those of the writers' notes. With ``errors`` given, the
+    :func:`error_rows` of the `high-recall` predictions are appended to it."""
     out: dict = {}
     pooled: dict[str, tuple[list, list]] = {p: ([], []) for p in presets}
     for w in writers:
@@ -225,6 +226,8 @@ def evaluate_model(model: str | dict[str, str], by_writer: dict[str, list], writ
             golds = by_writer[w]
             preds = predict(model if isinstance(model, str) else model[w], preset, golds)
             out[w][preset] = scores(golds, preds)
+            if errors is not None and preset == "high-recall":
+                errors.extend(r for gold, pred in zip(golds, preds) for r in error_rows(w, gold, pred))
             if w not in apart:
                 pooled[preset][0].extend(golds)
                 pooled[preset][1].extend(preds)
@@ -296,9 +299,11 @@ def main() -> None:
         if not writers or unknown:
             raise SystemExit(f"--score needs --writers that exist (unknown: {sorted(unknown)})")
         extras = frozenset(folder.name for folder in args.extra)
+        errors: dict[str, list[dict]] = {m: [] for m in args.score}
         report = {"writers": writers, "presets": list(PRESETS), "pooled_without": sorted(extras & set(writers)),
                   "overrides": OVERRIDES,
-                  "models": {m: evaluate_model(m, by_writer, writers, apart=extras) for m in args.score}}
+                  "models": {m: evaluate_model(m, by_writer, writers, apart=extras,
+                                               errors=errors[m] if args.leaks else None) for m in args.score}}
         if args.sweep:
             biases = [float(b) for b in args.sweep.split(",")]
             report["sweep"] = {m: sweep({w: m for w in writers if w not in extras}, by_writer, biases)
@@ -306,11 +311,9 @@ def main() -> None:
         args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         if args.leaks:
             with atomic_file(args.leaks) as tmp, tmp.open("w", encoding="utf-8") as fh:
-                for m in args.score:
-                    for w in writers:
-                        for gold, pred in zip(by_writer[w], predict(m, "high-recall", by_writer[w])):
-                            for r in error_rows(w, gold, pred):
-                                fh.write(json.dumps({"model": m, **r}, ensure_ascii=False) + "\n")
+                for m, rows in errors.items():
+                    for r in rows:
+                        fh.write(json.dumps({"model": m, **r}, ensure_ascii=False) + "\n")
         for m, res in report["models"].items():
             for preset in PRESETS:
                 print(f"\n{m} / {preset}\n" + table(res, preset))
