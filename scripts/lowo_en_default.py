@@ -79,6 +79,17 @@ def writer_docs(extra: list[Path] | None = None) -> dict[str, list]:
     return out
 
 
+def scored_writers(writers: str, extra: list[Path]) -> list[str]:
+    """The writers ``--score`` reports on: those named by ``--writers``, then every ``--extra``
+    folder (scored apart from the pooled figures) that ``--writers`` did not name already.
+
+    >>> scored_writers("w111,w112", [Path("hn01-test")])
+    ['w111', 'w112', 'hn01-test']
+    """
+    names = [w.strip() for w in (writers or "").split(",") if w.strip()]
+    return names + [folder.name for folder in extra if folder.name not in names]
+
+
 def extra_docs(folder: Path) -> list:
     """The notes of an ``--extra`` folder. ``hn01-dev`` / ``hn01-test`` (when no such folder
     exists) are the odd- / even-numbered patients of ``corpora/en-hard-negatives/hn01``: the
@@ -294,7 +305,7 @@ def main() -> None:
         OVERRIDES.setdefault(component, {})[option] = parsed
     if args.score:
         by_writer = writer_docs(args.extra)
-        writers = [w.strip() for w in args.writers.split(",") if w.strip()]
+        writers = scored_writers(args.writers, args.extra)
         unknown = set(writers) - set(by_writer)
         if not writers or unknown:
             raise SystemExit(f"--score needs --writers that exist (unknown: {sorted(unknown)})")

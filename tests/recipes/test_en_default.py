@@ -325,3 +325,16 @@ def test_release_rule_script_reproduces_the_w01_w92_decision() -> None:
         point["binary_token"]["precision"] = 0.5
     assert mod.choose(worse, build, "en-default", -1.9) == {
         "bias": None, "ship": False, "point": None, "shipped": report["models"]["en-default"]["pooled"]["high-recall"]}
+
+
+def test_lowo_score_reports_extra_folders_without_naming_them_in_writers():
+    """--score --writers w111 --extra hn01-test scores the hard negatives too (they used to be
+    dropped silently unless also named in --writers)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.scored_writers("w111, w112", [Path("x/hn01-test")]) == ["w111", "w112", "hn01-test"]
+    assert mod.scored_writers("w111,hn01-test", [Path("hn01-test")]) == ["w111", "hn01-test"]
