@@ -721,3 +721,52 @@ def test_sixth_batch_grow_rules(text, surface, label, grown):
 ])
 def test_a_job_right_after_a_persons_name_is_a_profession(text, anchors, added):
     assert _added(_model_rules("add-profession-after-person"), text, anchors) == added
+
+
+@pytest.mark.parametrize("text, surface, label, grown", [
+    ("Pakar    : Dr. Jeyakumar a/l Ramasamy (Physician/ID)", "Jeyakumar", "DOCTOR", "Jeyakumar a/l Ramasamy"),
+    ("Care coordinator: SN Kavitha d/o Rajan  ext 2214", "Kavitha", "DOCTOR", "Kavitha d/o Rajan"),
+    ("Patient : ALLAH DITTA S/O GHULAM NABI       Age/Sex: 34Y/M", "GHULAM NABI", "PATIENT", "ALLAH DITTA S/O GHULAM NABI"),
+    ("Mr Khan s/o MI last year", "Khan", "PATIENT", "Khan"),                  # 'suggestive of' an abbreviation
+    ("Employer: Thuthuka Deep Gold Mining (Pty) Ltd, Carletonville", "Thuthuka Deep Gold Mining", "ORGANIZATION",
+     "Thuthuka Deep Gold Mining (Pty) Ltd"),
+    (" RAHBAR DIAGNOSTIC LABORATORIES (PVT) LTD\n Main Lab", "RAHBAR DIAGNOSTIC LABORATORIES", "ORGANIZATION",
+     "RAHBAR DIAGNOSTIC LABORATORIES (PVT) LTD"),
+    ("PALMERA PEDIATRICS, LLC\n3920 NW 19th St", "PALMERA PEDIATRICS", "ORGANIZATION", "PALMERA PEDIATRICS"),
+    ("Address: Lot 27 Cedar Close, off Red Hills Rd, Forest Hills", "Lot 27 Cedar Close", "STREET",
+     "Lot 27 Cedar Close, off Red Hills Rd"),
+    ("No. 9 Coconut Walk Gap, off Highway 5, Gemswick", "No. 9 Coconut Walk Gap", "STREET",
+     "No. 9 Coconut Walk Gap, off Highway 5"),
+    ("12 Elm St, off and on at her sister's", "12 Elm St", "STREET", "12 Elm St"),
+    ("Unit 1705 Ermita Center Tower, 1301 Roxas Blvd., Manila", "1705 Ermita Center Tower, 1301 Roxas Blvd.", "STREET",
+     "Unit 1705 Ermita Center Tower, 1301 Roxas Blvd."),
+    ("22/F Cordillera Corporate Center, 6788 Ayala Ave., Makati", "Cordillera Corporate Center, 6788 Ayala Ave.",
+     "STREET", "22/F Cordillera Corporate Center, 6788 Ayala Ave."),
+    ("residing at Rm 6, Dormitorio Marilag, 21 Burgos St., La Paz", "Dormitorio Marilag, 21 Burgos St.", "STREET",
+     "Rm 6, Dormitorio Marilag, 21 Burgos St."),
+    ("MEDICAL CENTER | 1544 M.H. del Pilar St., Malate", "M.H. del Pilar St.", "STREET", "1544 M.H. del Pilar St."),
+    ("HOSPITAL / 8, Jalan Tun Dr Awang Baru, 11900 Bayan Lepas", "Jalan Tun Dr Awang Baru", "STREET",
+     "8, Jalan Tun Dr Awang Baru"),
+    ("Ref 2024-0117/3 Main Street clinic", "Main Street", "STREET", "Main Street"),      # a number of something else
+])
+def test_seventh_batch_grow_rules(text, surface, label, grown):
+    rules = _model_rules("grow-name-patronymic", "grow-organization-legal-suffix", "grow-street-off-road",
+                         "grow-street-unit-before", "grow-street-house-number")
+    assert _kept(rules, text, surface, label) == [grown]
+
+
+@pytest.mark.parametrize("text, added", [
+    ("files FAK_20940307_AP.jpg, FAK_20940307_LAT-L.jpg", [("FAK", "PATIENT"), ("FAK", "PATIENT")]),
+    ("Photo set: PHAM_L_20760109_*.jpg (6 sets)", [("PHAM_L", "PATIENT")]),
+    ("Photos: EOP_2081-01-16_CHEST_AP/OBL/LAT", [("EOP", "PATIENT")]),
+    ("Export CBC_trend.csv and log_20240101.txt", []),
+    ("  Princess, daughter, 12 - asymptomatic, for TST", [("Princess", "PATIENT"), ("12", "AGE")]),
+    ("- Bea, daughter, 3 - started TPT", [("Bea", "PATIENT"), ("3", "AGE")]),
+    ("Married, husband Jae-hoon Lee (55), co-own a shop", []),
+    ("Lives with mom, grandmother, 2 siblings.", []),
+    ("Lives w/ partner, 2 kids; mother comes daily.", []),
+    ("brother, 24, seaman", [("24", "AGE")]),
+])
+def test_seventh_batch_add_rules(text, added):
+    rules = _model_rules("add-photo-file-initials", "add-name-before-kin", "add-age-after-kin")
+    assert _added(rules, text) == added

@@ -96,7 +96,10 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "drop-pulmonary-artery-state",
               # sixth batch
               "add-acronym-after-organization", "grow-street-block-number", "grow-street-unit", "grow-place-mount",
-              "add-gps-coordinates", "add-trauma-alias", "add-age-after-foreign-age-word", "add-latin-american-licence", "add-profession-after-person"]
+              "add-gps-coordinates", "add-trauma-alias", "add-age-after-foreign-age-word", "add-latin-american-licence", "add-profession-after-person",
+              # seventh batch
+              "grow-name-patronymic", "grow-organization-legal-suffix", "grow-street-off-road", "grow-street-unit-before",
+              "grow-street-house-number", "add-photo-file-initials", "add-name-before-kin", "add-age-after-kin"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
