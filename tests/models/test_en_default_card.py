@@ -623,3 +623,35 @@ def test_ner_union_table() -> None:
         assert row(label, union[key]) in CARD, key
     for bias in ("2.3", "3.5", "4.5"):
         assert row(f"O-bias −{bias}", sweep[f"-{bias}0"]) in CARD
+
+
+SEVENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-seventh-batch.json").read_text(encoding="utf-8"))
+W117 = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w92-on-w117-w122.json").read_text(
+    encoding="utf-8"))["models"]["en-default"]
+
+
+@pytest.mark.parametrize("wave", list(SEVENTH["waves"]))
+def test_seventh_batch_table_row(wave: str) -> None:
+    v = SEVENTH["waves"][wave]
+    b, a = v["before"]["high-recall"], v["after"]["high-recall"]
+    row = (f"| {wave}{' (read)' if v['read'] else ''} | {b['binary_token']['precision']:.4f} → "
+           f"{a['binary_token']['precision']:.4f} | {b['binary_token']['recall']:.4f} → {a['binary_token']['recall']:.4f} | "
+           f"{b['leaked_tokens']} → {a['leaked_tokens']} of {a['phi_tokens']} | "
+           f"{b['notes_with_leak']} → {a['notes_with_leak']} of {a['notes']} |")
+    assert row in CARD, row
+
+
+def test_seventh_batch_read_and_unread_gains() -> None:
+    gains = {w: v["before"]["high-recall"]["leaked_tokens"] - v["after"]["high-recall"]["leaked_tokens"]
+             for w, v in SEVENTH["waves"].items()}
+    assert "29 tokens where read, and 0, 0, 0 and 1" in " ".join(CARD.split())
+    assert [gains[w] for w in ("w93-w98", "w99-w104", "w105-w110", "w111-w116", "w117-w122")] == [29, 0, 0, 0, 1]
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_twenty_first_wave_table_row(preset: str) -> None:
+    r = W117["pooled"][preset]
+    row = (f"| `{preset}` | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+           f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
+           f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
+    assert row in CARD, row
