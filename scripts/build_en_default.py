@@ -22,8 +22,9 @@ The recipe itself (training set, model layout, presets) lives in
 code with reviewed notes added.
 
 **The unseen test wave stays out by default.** ``corpora/en-writers/TEST_WRITERS`` names the
-writers of the newest wave, which no released model and no rule has seen; they are kept
-out of training unless ``--holdout-writers`` says otherwise (``--holdout-writers none``
+writers of the unseen test wave, which no released model and no rule has seen, and, between
+releases, the wave the next release's bias is to be chosen on; they are kept out of training
+unless ``--holdout-writers`` says otherwise (``--holdout-writers none``
 trains on every writer, e.g. for a model that has no test wave left to protect).
 
 Usage::
@@ -48,7 +49,8 @@ TEST_WRITERS = Path(__file__).resolve().parents[1] / "corpora" / "en-writers" / 
 
 
 def test_writers(path: Path = TEST_WRITERS) -> set[str]:
-    """The writers of the unseen test wave (one per line in ``TEST_WRITERS``; ``#`` starts a comment)."""
+    """The writers kept out of training by default: the unseen test wave and the next release's choosing
+    wave (one per line in ``TEST_WRITERS``; ``#`` starts a comment)."""
     if not path.is_file():
         return set()
     names = (line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
@@ -79,7 +81,7 @@ def main() -> None:
     ap.add_argument("--no-recase", action="store_true", help="leave out the lower/upper-case copies (ablation)")
     ap.add_argument("--holdout-writers", default=None,
                     help="comma-separated writers (w01, ..., en-dev) kept out of training; default: the test wave "
-                         "of corpora/en-writers/TEST_WRITERS; 'none': hold out no writer")
+                         "and the choosing wave of corpora/en-writers/TEST_WRITERS; 'none': hold out no writer")
     ap.add_argument("--repopulate-writers", type=float, default=0.0, metavar="SHARE",
                     help="also train on a re-populated copy of this share (0-1) of the writers' notes (experiment)")
     ap.add_argument("--context-bag", type=int, default=4, metavar="K",
