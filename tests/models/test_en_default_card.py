@@ -655,3 +655,16 @@ def test_twenty_first_wave_table_row(preset: str) -> None:
            f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
            f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
     assert row in CARD, row
+
+
+W123 = json.loads((ROOT / "benchmarks" / "results" / "en-default-w01-w92-on-w123-w128.json").read_text(
+    encoding="utf-8"))["models"]["en-default"]
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_twenty_second_wave_table_row(preset: str) -> None:
+    r = W123["pooled"][preset]
+    row = (f"| `{preset}` | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+           f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
+           f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
+    assert row in CARD, row
