@@ -79,7 +79,7 @@ def writer_docs(extra: list[Path] | None = None) -> dict[str, list]:
     return out
 
 
-def scored_writers(writers: str, extra: list[Path]) -> list[str]:
+def scored_writers(writers: str | None, extra: list[Path]) -> list[str]:
     """The writers ``--score`` reports on: those named by ``--writers``, then every ``--extra``
     folder (scored apart from the pooled figures) that ``--writers`` did not name already.
 
