@@ -305,8 +305,8 @@ def test_ner_union_study_adds_only_the_chosen_entity_kinds(monkeypatch) -> None:
 
 
 def test_release_rule_script_reproduces_the_w01_w92_decision() -> None:
-    """scripts/release_rule.py applied to the committed choice run gives the shipped bias (-1.9)
-    and 'ship'; with no point at the shipped precision it says not to ship."""
+    """scripts/release_rule.py applied to the committed w01-w92 choice run gives that release's
+    bias (-1.9) and 'ship'; with no point at the shipped precision it says not to ship."""
     import importlib.util
     import json as _json
 
@@ -319,12 +319,30 @@ def test_release_rule_script_reproduces_the_w01_w92_decision() -> None:
     build = "/work/builds/en-default-w01-w92"
     decision = mod.choose(report, build, "en-default", -1.9)
     assert decision["bias"] == -1.9 and decision["ship"] is True
-    assert mod.preset_bias(root / "src" / "notescrub" / "models" / "en-default") == -1.9
     worse = _json.loads(_json.dumps(report))
     for point in [worse["models"][build]["pooled"]["high-recall"], *worse["sweep"][build].values()]:
         point["binary_token"]["precision"] = 0.5
     assert mod.choose(worse, build, "en-default", -1.9) == {
         "bias": None, "ship": False, "point": None, "shipped": report["models"]["en-default"]["pooled"]["high-recall"]}
+
+
+def test_release_rule_script_reproduces_the_w01_w110_decision() -> None:
+    """On the committed w117-w122 choice run the rule picks O-bias -1.8 for the w01-w110 build
+    (its -1.9 row loses precision against the w01-w92 release) and says ship; the packaged
+    model's high-recall preset carries that bias."""
+    import importlib.util
+    import json as _json
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("release_rule", root / "scripts" / "release_rule.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    report = _json.loads((root / "benchmarks" / "results" / "en-default-w01-w110-on-w117-w122.json").read_text(
+        encoding="utf-8"))
+    decision = mod.choose(report, "/work/builds/en-default-w01-w110", "en-default", -1.9)
+    assert decision["bias"] == -1.8 and decision["ship"] is True
+    assert decision["point"]["leaked_tokens"] < decision["shipped"]["leaked_tokens"]
+    assert mod.preset_bias(root / "src" / "notescrub" / "models" / "en-default") == -1.8
 
 
 def test_lowo_score_reports_extra_folders_without_naming_them_in_writers():

@@ -50,7 +50,7 @@ POST_FILE = Path(__file__).resolve().parents[1] / "models" / "en-default" / "pos
 PRESETS = {
     "precision": 0.0,
     "balanced": -1.0,
-    "high-recall": -1.9,
+    "high-recall": -1.8,
     "max-recall": -3.0,
 }
 DEFAULT_PRESET = "high-recall"
