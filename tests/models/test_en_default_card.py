@@ -109,15 +109,18 @@ def test_ninth_wave_per_writer() -> None:
 
 
 def test_the_shipped_model_is_the_one_measured() -> None:
-    """The packaged model.json records the training the release section describes (w01-w92)."""
+    """The packaged model.json records the training the release section describes (w01-w110)."""
     meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
-    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 4792
-    assert meta["training"]["min_freq"] == 2 and meta["training_seconds"] == 7773.7
-    assert sorted(meta["data"]["writers"]) == [f"w{i:02d}" for i in range(1, 93)]
+    assert meta["training"]["context_bag"] == 4 and meta["training"]["documents"] == 5514
+    assert meta["training"]["min_freq"] == 2 and meta["training_seconds"] == 8534.4
+    assert sorted(meta["data"]["writers"]) == sorted(f"w{i:02d}" for i in range(1, 111))
+    assert meta["data"]["writer_notes"] == 5059
     two_pass = next(c for c in meta["components"] if c["name"] == "two_pass")
-    assert two_pass["options"]["min_score"] == 0.7 and meta["presets"]["high-recall"]["components"]["crf"]["bias"] == -1.9
+    assert two_pass["options"]["min_score"] == 0.7 and meta["presets"]["high-recall"]["components"]["crf"]["bias"] == -1.8
     crf = next(c for c in meta["components"] if c["name"] == "crf")
-    assert crf["options"]["bias"] == -1.9  # the default preset's bias is the component's own
+    assert crf["options"]["bias"] == -1.8  # the default preset's bias is the component's own
+    text = " ".join(CARD.split())
+    assert "trained on w01-w110: 5,514 documents against 4,792" in text and "8,534 s of training" in text
 
 
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
@@ -658,3 +661,47 @@ def test_new_wave_table_row(wave: str, preset: str) -> None:
            f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
            f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
     assert row in CARD, row
+
+
+CHOICE_W117 = json.loads((RESULTS / "en-default-w01-w110-on-w117-w122.json").read_text(encoding="utf-8"))
+BUILD_W110 = "/work/builds/en-default-w01-w110"
+RELEASE_W110 = {wave: json.loads((RESULTS / f"en-default-w01-w110-on-{wave}.json").read_text(encoding="utf-8"))
+                for wave in ("w111-w116", "w123-w128")}
+W110_BIASES = {"balanced": "−1.0", "high-recall": "−1.8", "max-recall": "−3.0"}
+
+
+def test_w01_w110_release_choice_on_w117_w122() -> None:
+    assert CHOICE_W117["writers"] == [f"w{n}" for n in range(117, 123)]
+    shipped = CHOICE_W117["models"]["en-default"]["pooled"]["high-recall"]
+    sweep = CHOICE_W117["sweep"][BUILD_W110]
+    assert _release_row("previous release (w01-w92)", "−1.9", shipped) in CARD
+    assert _release_row("w01-w110 build", "−1.9", CHOICE_W117["models"][BUILD_W110]["pooled"]["high-recall"]) in CARD
+    assert _release_row("**w01-w110 build**", "**−1.8**", sweep["-1.80"]) in CARD
+    for bias in ("1.5", "1.7", "2.0", "2.1", "2.3"):
+        assert _release_row("w01-w110 build", f"−{bias}", sweep[f"-{bias}0"]) in CARD
+
+
+@pytest.mark.parametrize("wave", list(RELEASE_W110))
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_w01_w110_release_on_both_test_waves(wave: str, preset: str) -> None:
+    """The card's rows for this release and the previous one on w111-w116 (with hn01-test) and w123-w128."""
+    new = RELEASE_W110[wave]["models"]["en-default"]
+    if wave == "w111-w116":
+        old, old_hn = SEVENTH["waves"]["w111-w116"]["after"][preset], SEVENTH["waves"]["hn01-test"]["after"][preset]
+        new_hn = new["hn01-test"][preset]
+    else:
+        old, old_hn, new_hn = UNSEEN_WAVES["w123-w128"]["pooled"][preset], None, None
+    for label, bias, r, hn in [("previous release (w01-w92)", BIASES[preset], old, old_hn),
+                               ("**this release (w01-w110)**", W110_BIASES[preset], new["pooled"][preset], new_hn)]:
+        row = f"| {label} | `{preset}` ({bias}) | {_cells(r)} |"
+        if hn is not None:
+            row += f" {hn['binary_token']['precision']:.3f} / {hn['binary_token']['recall']:.3f} |"
+        assert row in CARD, row
+
+
+def test_w01_w110_release_per_writer_quotes() -> None:
+    text = " ".join(CARD.split())
+    for data in RELEASE_W110.values():
+        model = data["models"]["en-default"]
+        for w in (w for w in data["writers"] if w.startswith("w")):
+            assert _writer_quote(model, w) in text, _writer_quote(model, w)
