@@ -705,3 +705,13 @@ def test_w01_w110_release_per_writer_quotes() -> None:
         model = data["models"]["en-default"]
         for w in (w for w in data["writers"] if w.startswith("w")):
             assert _writer_quote(model, w) in text, _writer_quote(model, w)
+
+
+def test_w01_w110_release_speed_is_quoted() -> None:
+    runs = json.loads((RESULTS / "deid-1000-w01-w110-release-2026-11-29.json").read_text(encoding="utf-8"))["runs"]
+    before = [r["cpu_s"] for k, r in runs.items() if "previous release" in k]
+    after = [r["cpu_s"] for k, r in runs.items() if "this release" in k]
+    text = " ".join(CARD.split())
+    assert len(before) == len(after) == 2
+    assert (f"took {sum(before) / 2:.1f} s of CPU on average for the previous release and "
+            f"{sum(after) / 2:.1f} s for this release") in text
