@@ -44,6 +44,7 @@ from notescrub.errors import ConfigError, ModelError, NotescrubError
 from notescrub.modeldir import HybridModel, read_model
 from notescrub.options import (
     DictionaryOptions,
+    LeftoverNetOptions,
     NerOptions,
     PostprocessOptions,
     RulesOptions,
@@ -147,7 +148,8 @@ def assemble(model: HybridModel, preset: str | None = None,
         if c.kind != "postprocess" or not o.enabled:
             continue
         post = build_postprocessor(model, c, o, [], opts)
-        for t in o.targets or [n for n, d in detectors.items() if d.inner.__class__.__name__ != "PatientDictionary"]:
+        for t in o.targets or [n for n, d in detectors.items()
+                               if d.inner.__class__.__name__ not in ("PatientDictionary", "LeftoverNet")]:
             if t in detectors:
                 posts[t] = post
     if not detectors:
@@ -261,6 +263,28 @@ def build_postprocessor(model: HybridModel, c: ComponentSpec, o: PostprocessOpti
     if key not in model.shared:
         model.shared[key] = PostProcessor(files, only=rules)
     return model.shared[key]
+
+
+def build_leftover_net(model: HybridModel, c: ComponentSpec, o: LeftoverNetOptions, earlier: list[str],
+                       opts: Mapping[str, Any]) -> Any:
+    """``leftover_net``: :class:`~notescrub.risk.net.LeftoverNet` over the layers of ``sources``
+    (default: every earlier detector) with the model's risk calibration."""
+    from notescrub.risk.calibration import Calibration, packaged_calibration
+    from notescrub.risk.net import LeftoverNet
+
+    name = o.calibration
+    if name is None:
+        cal = packaged_calibration(str(model.name))
+    elif name.endswith(".json"):
+        cal = Calibration.load((model.local_files([name]) or [name])[0])
+    else:
+        cal = packaged_calibration(name)
+    if cal is None:
+        raise ConfigError(f"component {c.name!r}: no risk calibration "
+                          f"{name or 'ships for model ' + repr(str(model.name))}: set its 'calibration' option "
+                          "to a packaged calibration or a file in the model directory (docs/review-risk.md)")
+    sources = [s for s in o.sources if s in earlier] if o.sources is not None else list(earlier)
+    return LeftoverNet(cal, float(o.threshold), sources, lang=_lang(model, None), name=c.name)
 
 
 # --------------------------------------------------------------------------- resolvers

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 __all__ = [
-    "DetectorOptions", "DictionaryOptions", "NerOptions", "PostprocessOptions", "RulesOptions", "StackedOptions",
+    "DetectorOptions", "DictionaryOptions", "LeftoverNetOptions", "NerOptions", "PostprocessOptions", "RulesOptions", "StackedOptions",
     "TrainedOptions", "TwoPassOptions", "field_names", "options_for", "value_shapes",
 ]
 
@@ -97,6 +97,18 @@ class NerOptions(DetectorOptions):
 
 
 @dataclass(frozen=True)
+class LeftoverNetOptions(DetectorOptions):
+    """``leftover_net``: tag leftover tokens with calibrated ``P(PHI) >= threshold`` (off unless a
+    preset enables it); ``calibration``: a packaged calibration's name or a file in the model
+    directory (``None``: the model's packaged one); ``sources``: default every earlier detector."""
+
+    enabled: bool = False
+    threshold: float = 0.1
+    calibration: str | None = None
+    sources: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
 class PostprocessOptions:
     """``postprocess``: post rules (``files``, allow-list ``rules``) applied to ``targets``."""
 
@@ -109,7 +121,7 @@ class PostprocessOptions:
 _BY_KIND: dict[str, type] = {
     "rules": RulesOptions, "dictionary": DictionaryOptions, "crf": CrfOptions, "svm": TrainedOptions,
     "lingpipe": TrainedOptions, "two_pass": TwoPassOptions, "postprocess": PostprocessOptions,
-    "stacked": StackedOptions, "ner": NerOptions,
+    "stacked": StackedOptions, "ner": NerOptions, "leftover_net": LeftoverNetOptions,
 }
 
 

@@ -116,6 +116,7 @@ def _entries() -> list[Registered]:
         _component("postprocess", "build_postprocessor", opt.PostprocessOptions),
         _component("stacked", "build_stacked", opt.StackedOptions, ("crf",), _KNOBS),
         _component("ner", "build_ner", opt.NerOptions),
+        _component("leftover_net", "build_leftover_net", opt.LeftoverNetOptions),
     ]
     r = [
         Registered("resolver", "longest", 1, "notescrub.detect.spans.resolve:longest"),

@@ -715,3 +715,66 @@ def test_w01_w110_release_speed_is_quoted() -> None:
     assert len(before) == len(after) == 2
     assert (f"took {sum(before) / 2:.1f} s of CPU on average for the previous release and "
             f"{sum(after) / 2:.1f} s for this release") in text
+
+
+NET_CHOICE = json.loads((RESULTS / "en-default-net-choice-w117-w122.json").read_text(encoding="utf-8"))
+NET_TESTS = [json.loads((RESULTS / f"en-default-net-{w}.json").read_text(encoding="utf-8"))["runs"]
+             for w in ("w111-w116", "w123-w128")]
+
+
+def _net_label(key: str) -> str:
+    return key.replace("O-bias ", "").replace("-", "−")
+
+
+def _leak_notes(r: dict) -> str:
+    return f"{r['notes_with_leak']} of {r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%)"
+
+
+def test_net_choice_table_and_rule() -> None:
+    """Every choice row is quoted, and the rule (most recall at cross-fitted P >= 0.80) picks -3.0 + net 0.05,
+    the threshold and bias the packaged max-recall preset uses."""
+    assert NET_CHOICE["writers"] == [f"w{n}" for n in range(117, 123)] and NET_CHOICE["calibration"].startswith("cross")
+    for key, r in NET_CHOICE["runs"].items():
+        label = _net_label(key)
+        label = f"**{label}**" if key == "O-bias -3.0 + net 0.05" else label
+        row = (f"| {label} | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+               f"{r['leaked_tokens']} of {r['phi_tokens']} | {_leak_notes(r)} |")
+        assert row in CARD, row
+    grid = {k: r for k, r in NET_CHOICE["runs"].items() if not k.startswith("O-bias -1.8")}
+    passing = {k: r for k, r in grid.items() if r["binary_token"]["precision"] >= 0.80}
+    assert max(passing, key=lambda k: passing[k]["binary_token"]["recall"]) == "O-bias -3.0 + net 0.05"
+    meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
+    assert meta["presets"]["max-recall"]["components"] == {"crf": {"bias": -3.0}, "net": {"enabled": True}}
+    assert next(c for c in meta["components"] if c["name"] == "net")["options"]["threshold"] == 0.05
+
+
+def test_net_test_wave_table() -> None:
+    first, second = NET_TESTS
+    assert list(first) == list(second)
+    for key in first:
+        a, b = first[key], second[key]
+        label = _net_label(key)
+        label = f"**{label}**" if key == "O-bias -3.0 + net 0.05" else label
+        row = (f"| {label} | {a['binary_token']['precision']:.4f} | {a['binary_token']['recall']:.4f} | "
+               f"{a['leaked_tokens']} | {_leak_notes(a)} | {b['binary_token']['precision']:.4f} | "
+               f"{b['binary_token']['recall']:.4f} | {b['leaked_tokens']} | {_leak_notes(b)} |")
+        assert row in CARD, row
+
+
+@pytest.mark.parametrize("wave", ["w111-w116", "w123-w128"])
+def test_net_max_recall_before_and_after(wave: str) -> None:
+    before = RELEASE_W110[wave]["models"]["en-default"]
+    after = json.loads((RESULTS / f"en-default-w01-w110-net-on-{wave}.json").read_text(encoding="utf-8"))["models"][
+        "en-default"]
+    # the study script and the pipeline component give the same max-recall figures
+    assert after["pooled"]["max-recall"] == NET_TESTS[0 if wave == "w111-w116" else 1]["O-bias -3.0 + net 0.05"]
+    for label, m in [("O-bias −3.0 (before)", before), ("**O-bias −3.0 + net 0.05**", after)]:
+        r = m["pooled"]["max-recall"]
+        hn = m.get("hn01-test", {}).get("max-recall")
+        cell = f"{hn['binary_token']['precision']:.3f} / {hn['binary_token']['recall']:.3f}" if hn else "–"
+        row = (f"| {label} | {wave} | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+               f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {_leak_notes(r)} | {cell} |")
+        assert row in CARD, row
+    # the other presets are untouched by the net
+    for preset in ("balanced", "high-recall"):
+        assert after["pooled"][preset] == before["pooled"][preset]

@@ -54,6 +54,10 @@ PRESETS = {
     "max-recall": -3.0,
 }
 DEFAULT_PRESET = "high-recall"
+#: the leftover safety net (notescrub.risk.net): its threshold, and the presets that switch it on
+#: (max-recall, chosen on w117-w122 with cross-fitted calibrations: docs/en-default.md)
+NET_THRESHOLD = 0.05
+NET_PRESETS = frozenset({"max-recall"})
 #: post-processing rules applied to the CRF's spans (recall-first: no rule that drops names
 #: because they are also medical words, e.g. the patient "Mr. Foley")
 POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-decimal-ratio",
@@ -257,11 +261,15 @@ class EnDefaultTrainer:
             ComponentSpec("crf", "stacked", dir="crf", options={"feeders": ["rules", "dictionary"],
                                                                "bias": PRESETS[DEFAULT_PRESET]}),
             ComponentSpec("two_pass", "two_pass", options={"sources": ["crf"], "min_score": 0.7, "derived_forms": True}),
+            ComponentSpec("net", "leftover_net", options={"enabled": False, "threshold": NET_THRESHOLD}),
             ComponentSpec("post", "postprocess", options={"targets": ["crf", "two_pass"], "rules": POST_RULES,
                                                           "files": ["default.toml", POST_FILE.name]}),
         ]
-        presets = {name: {"description": f"stacked CRF O-bias {b:+.1f}", "components": {"crf": {"bias": b}}}
-                   for name, b in PRESETS.items()}
+        presets: dict[str, Any] = {name: {"description": f"stacked CRF O-bias {b:+.1f}", "components": {"crf": {"bias": b}}}
+                                   for name, b in PRESETS.items()}
+        for name in NET_PRESETS:
+            presets[name]["description"] += f", leftover net at P(PHI) >= {NET_THRESHOLD:g}"
+            presets[name]["components"]["net"] = {"enabled": True}
         model = HybridModel(comps, objects={"crf": self.crf_}, resolver={"name": "cover", "base": {"name": "longest"}},
                             presets=presets, default_preset=DEFAULT_PRESET)
         info = {

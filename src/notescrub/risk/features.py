@@ -37,6 +37,7 @@ The example uses no CRF: ``Ruiz`` is a capitalised, rare, name-lexicon word.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,7 +45,7 @@ import numpy as np
 from notescrub.detect.crf import posteriors as token_posteriors
 from notescrub.text.tokenize import Token
 from notescrub.text.views import token_view
-from notescrub.types import PHI, Document
+from notescrub.types import PHI, Document, Span
 
 __all__ = ["FEATURES", "Leftovers", "both_sides", "leftover_features", "tagged_features"]
 
@@ -78,10 +79,10 @@ def _names(lang: str) -> tuple[frozenset[str], frozenset[str], str]:
     return lexicon("first_names") | lexicon("last_names"), lexicon("common_words"), "en"
 
 
-def _covered(doc: Document, view_tokens: list[Token], layer: str) -> np.ndarray:
-    """Per token: some span of ``layer`` overlaps it."""
+def _covered(doc: Document, view_tokens: list[Token], spans: Iterable[Span]) -> np.ndarray:
+    """Per token: one of ``spans`` overlaps it."""
     marks = np.zeros(len(doc.text) + 1, dtype=np.int32)
-    for s in doc.layer(layer):
+    for s in spans:
         for a, b in s.pieces:
             marks[a] += 1
             marks[b] -= 1
@@ -90,9 +91,15 @@ def _covered(doc: Document, view_tokens: list[Token], layer: str) -> np.ndarray:
     return np.array([prefix[t.end] - prefix[t.start] > 0 for t in view_tokens], dtype=bool)
 
 
-def leftover_features(doc: Document, lang: str = "en", layer: str = PHI) -> Leftovers:
-    """Features of the word-like tokens of ``doc`` that no span of ``layer`` touches (see module doc)."""
-    return _token_features(doc, lang, layer, (False,))[0]
+def leftover_features(doc: Document, lang: str = "en", layer: str = PHI,
+                      spans: Sequence[Span] | None = None) -> Leftovers:
+    """Features of the word-like tokens of ``doc`` that no span of ``layer`` touches (see module doc).
+
+    ``spans``, when given, stand for the output instead of ``layer`` (a detector that runs
+    before the output layer exists, :class:`notescrub.risk.net.LeftoverNet`, passes the
+    union of the earlier detectors' layers).
+    """
+    return _token_features(doc, lang, layer, (False,), spans)[0]
 
 
 def tagged_features(doc: Document, lang: str = "en", layer: str = PHI) -> Leftovers:
@@ -114,13 +121,14 @@ def both_sides(doc: Document, lang: str = "en", layer: str = PHI) -> tuple[Lefto
     return left, tagged
 
 
-def _token_features(doc: Document, lang: str, layer: str, sides: tuple[bool, ...]) -> list[Leftovers]:
+def _token_features(doc: Document, lang: str, layer: str, sides: tuple[bool, ...],
+                    spans: Sequence[Span] | None = None) -> list[Leftovers]:
     """The rows of the word-like tokens on each of ``sides`` of ``layer`` (False: untagged, True: tagged)."""
     from notescrub.lexicons import zipf
 
     view = token_view(doc)
     toks = view.tokens
-    covered = _covered(doc, toks, layer)
+    covered = _covered(doc, toks, doc.layer(layer) if spans is None else spans)
     posts = [p for p in (token_posteriors.recall(doc, n) for n in token_posteriors.names(doc))
              if p is not None and len(p.p_phi) == len(toks)]
     names, common, zlang = _names(lang)
