@@ -57,10 +57,12 @@ def main() -> None:
     ap.add_argument("--biases", default="-1.8,-3.0", help="CRF O-biases (negative = more recall)")
     ap.add_argument("--thresholds", default="0.05,0.1,0.2", help="net thresholds on calibrated P(PHI)")
     ap.add_argument("--cross", action="store_true", help="score each writer with the other half's calibration")
+    ap.add_argument("--extra", action="append", default=[], type=Path,
+                    help="a folder of inline notes named in --writers too (hn01-dev: the read half of the hard negatives)")
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
     writers = [w.strip() for w in args.writers.split(",") if w.strip()]
-    docs = lowo.writer_docs()
+    docs = lowo.writer_docs(args.extra)
     golds = [(w, d) for w in writers for d in docs[w]]
     cals = calibrations(writers, args.cross)
     nets = {t: {w: LeftoverNet(c, t, sources=["phi"]) for w, c in cals.items()}
