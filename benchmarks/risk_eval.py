@@ -440,7 +440,11 @@ def main(argv: list[str] | None = None) -> int:
             cal = fit(cur_notes, "en-default", FEATURES,
                       f"{Path(args.current).name} (the shipped en-default's recipe and training writers) on the notes "
                       f"of {', '.join(writers)}, written after it was trained", tagged=True)
-            Calibration(cal.model, cal.intercept, cal.weights, cal.fitted_on,
+            from notescrub.risk.calibration import crf_fingerprint
+
+            # the CRF it was fitted with: the leftover net warns when it runs with another one
+            fitted_on = {**cal.fitted_on, "crf_sha256": crf_fingerprint(Path(args.current))}
+            Calibration(cal.model, cal.intercept, cal.weights, fitted_on,
                         {"pooled_cross_fitted_halves": summary(cur["pooled"]),
                          "results": "benchmarks/results/risk-en-current.json"}, tagged=cal.tagged).save(
                 ROOT / "src" / "notescrub" / "resources" / "risk" / "en-default.json")

@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,8 @@ from notescrub.registry import DEFAULT_MODEL, component, model_dir, read_model_m
 from notescrub.types import Document, Span
 
 __all__ = ["Component", "assemble", "build", "load_pipeline", "resolver_from_spec"]
+
+log = logging.getLogger(__name__)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -269,7 +272,7 @@ def build_leftover_net(model: HybridModel, c: ComponentSpec, o: LeftoverNetOptio
                        opts: Mapping[str, Any]) -> Any:
     """``leftover_net``: :class:`~notescrub.risk.net.LeftoverNet` over the layers of ``sources``
     (default: every earlier detector) with the model's risk calibration."""
-    from notescrub.risk.calibration import Calibration, packaged_calibration
+    from notescrub.risk.calibration import Calibration, crf_fingerprint, packaged_calibration
     from notescrub.risk.net import LeftoverNet
 
     name = o.calibration
@@ -283,6 +286,14 @@ def build_leftover_net(model: HybridModel, c: ComponentSpec, o: LeftoverNetOptio
         raise ConfigError(f"component {c.name!r}: no risk calibration "
                           f"{name or 'ships for model ' + repr(str(model.name))}: set its 'calibration' option "
                           "to a packaged calibration or a file in the model directory (docs/review-risk.md)")
+    fitted = cal.fitted_on.get("crf_sha256")
+    crf = next((x for x in model.components if x.kind in ("stacked", "crf") and x.dir), None)
+    if fitted and crf is not None and model.directory is not None \
+            and crf_fingerprint(model.directory, str(crf.dir)) not in (None, fitted):
+        log.warning("component %r: the risk calibration %r was fitted with another CRF than this model's "
+                    "(a retrained model?): the leftover net's probabilities are approximate; fit a calibration "
+                    "for this model (docs/review-risk.md) and set the component's 'calibration' option",
+                    c.name, cal.model)
     sources = [s for s in o.sources if s in earlier] if o.sources is not None else list(earlier)
     return LeftoverNet(cal, float(o.threshold), sources, lang=_lang(model, None), name=c.name)
 

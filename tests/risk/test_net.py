@@ -94,3 +94,28 @@ def test_the_recipe_writes_the_packaged_models_net() -> None:
     assert net["options"] == {"enabled": False, "threshold": NET_THRESHOLD}
     on = {name for name, p in meta["presets"].items() if p["components"].get("net", {}).get("enabled")}
     assert on == set(NET_PRESETS)
+
+
+def test_a_calibration_fitted_with_another_crf_is_flagged(tmp_path, caplog) -> None:
+    """The shipped calibration records its CRF; a calibration fitted with another CRF gets a warning."""
+    import logging
+    import shutil
+    from importlib import resources
+
+    from notescrub.risk.calibration import crf_fingerprint, packaged_calibration
+
+    shipped = resources.files("notescrub.models").joinpath("en-default")
+    cal = packaged_calibration("en-default")
+    assert cal is not None and cal.fitted_on["crf_sha256"] == crf_fingerprint(str(shipped))
+    with caplog.at_level(logging.WARNING, logger="notescrub.assemble"):
+        build("en-default", "max-recall")
+    assert not [r for r in caplog.records if "another CRF" in r.getMessage()]
+    copy = tmp_path / "retrained"
+    shutil.copytree(str(shipped), copy)
+    other = cal.to_json()
+    other["fitted_on"]["crf_sha256"] = "0" * 64  # as if fitted with a CRF trained on other notes
+    (copy / "cal.json").write_text(json.dumps(other), encoding="utf-8")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="notescrub.assemble"):
+        build(str(copy), "max-recall", {"net": {"calibration": "cal.json"}})
+    assert [r for r in caplog.records if "another CRF" in r.getMessage()]

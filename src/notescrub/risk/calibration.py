@@ -46,7 +46,7 @@ import numpy as np
 from notescrub.errors import ConfigError
 from notescrub.risk.features import FEATURES
 
-__all__ = ["FORMAT", "Calibration", "fit_logistic", "packaged_calibration"]
+__all__ = ["FORMAT", "Calibration", "crf_fingerprint", "fit_logistic", "packaged_calibration"]
 
 FORMAT = 1
 _KEYS = {"format", "model", "kind", "intercept", "weights", "fitted_on", "validation", "tagged"}
@@ -167,6 +167,27 @@ def _logistic(data: dict[str, Any], where: str) -> tuple[float, dict[str, float]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise ConfigError(f"{where}: {name} must be a finite number, got {value!r}")
     return float(data["intercept"]), {k: float(v) for k, v in weights.items()}
+
+
+def crf_fingerprint(model_dir: str | Path, component_dir: str = "crf") -> str | None:
+    """The SHA-256 of a model directory's CRF file as its ``crf/model.json`` records it (the
+    loader checks the file against it), ``None`` when there is none.
+
+    A calibration records the fingerprint of the CRF it was fitted with (``fitted_on.crf_sha256``),
+    so that using it with another CRF (a model retrained from the same recipe) can be noticed.
+
+    >>> crf_fingerprint("/no/such/model") is None
+    True
+    """
+    meta = Path(model_dir) / component_dir / "model.json"
+    try:
+        files = json.loads(meta.read_text(encoding="utf-8")).get("files") or {}
+    except (OSError, ValueError):
+        return None
+    model_file = files.get("model")
+    sums = files.get("sha256") or {}
+    value = sums.get(model_file) if isinstance(sums, dict) and isinstance(model_file, str) else None
+    return value if isinstance(value, str) else None
 
 
 def packaged_calibration(model: str) -> Calibration | None:
