@@ -14,6 +14,8 @@ the layouts and phrasing of real-looking notes. Result (JSON) on stdout::
 
     python benchmarks/deid_1000.py > benchmarks/results/deid-1000.json
     python benchmarks/deid_1000.py --corpus my-notes.jsonl --model es-meddocan
+    python benchmarks/deid_1000.py --preset max-recall     # O-bias -3.0 with the leftover net
+    python benchmarks/deid_1000.py --recall-bias 3         # the same O-bias without it
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, help="use this corpus instead of re-populated en-dev")
     ap.add_argument("--model", default=None)
     ap.add_argument("--mode", default="surrogate")
+    ap.add_argument("--preset", help="operating point of a hybrid model (deid --preset)")
+    ap.add_argument("--recall-bias", help="deid --recall-bias (e.g. 3: the max-recall O-bias without its net)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="deid-1000-"))
     try:
@@ -91,6 +95,10 @@ def main() -> None:
                "--mode", args.mode, "--key-file", str(key)]
         if args.model:
             cmd += ["--model", args.model]
+        if args.preset:
+            cmd += ["--preset", args.preset]
+        if args.recall_bias:
+            cmd += ["--recall-bias", args.recall_bias]
         if shutil.which("taskset"):
             cmd = ["taskset", "-c", "0"] + cmd
         _prepare_install()
