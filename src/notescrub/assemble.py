@@ -151,8 +151,7 @@ def assemble(model: HybridModel, preset: str | None = None,
         if c.kind != "postprocess" or not o.enabled:
             continue
         post = build_postprocessor(model, c, o, [], opts)
-        for t in o.targets or [n for n, d in detectors.items()
-                               if d.inner.__class__.__name__ not in ("PatientDictionary", "LeftoverNet")]:
+        for t in o.targets or [n for n, d in detectors.items() if getattr(d.inner, "takes_post", True)]:
             if t in detectors:
                 posts[t] = post
     if not detectors:

@@ -32,6 +32,10 @@ class Detector(ABC):
     """Base class of every detector. Subclasses set :attr:`name` and implement :meth:`detect`."""
 
     name: str = "detector"
+    #: False for detectors that work on other detectors' finished output (the two-pass
+    #: dictionary, the leftover net): a model's post-processing rules are not applied to them
+    #: unless a ``postprocess`` component names them in its ``targets``
+    takes_post: bool = True
 
     @abstractmethod
     def detect(self, doc: Document) -> list[Span]:

@@ -108,6 +108,7 @@ class PatientDictionary(Detector):
 
     name = "two_pass"
     patient_level = True
+    takes_post = False
 
     def __init__(
         self,

@@ -50,6 +50,8 @@ class LeftoverNet(Detector):
     such tokens are skipped).
     """
 
+    takes_post = False
+
     def __init__(self, calibration: Calibration, threshold: float, sources: Sequence[str] | None = None,
                  lang: str = "en", name: str = "net", default_type: str | None = None) -> None:
         if not 0.0 < threshold <= 1.0:
