@@ -18,6 +18,16 @@ WRITER_NOTE = ('Seen by Dr. <PHI TYPE="DOCTOR">Hallworth</PHI> on <PHI TYPE="DAT
                '<PHI TYPE="HOSPITAL">Kestrel Valley Hospital</PHI>. Call <PHI TYPE="PHONE">555-201-3344</PHI>.\n')
 
 
+def _script(name: str):
+    """The module of ``scripts/<name>.py`` (the scripts are not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def _sources(root: Path) -> tuple[Path, Path]:
     """A two-note writers' folder and a two-note en-dev file (fictional)."""
     writers = root / "writers"
@@ -130,13 +140,10 @@ def test_recipe_post_rules_are_the_shipped_models():
 
 def test_the_unseen_test_wave_is_kept_out_by_default(tmp_path):
     """scripts/build_en_default.py holds out corpora/en-writers/TEST_WRITERS unless told otherwise."""
-    import importlib.util
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("build_en_default", root / "scripts" / "build_en_default.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("build_en_default")
     listed = mod.test_writers()
     assert listed and all((root / "corpora" / "en-writers" / w).is_dir() for w in listed)
     f = tmp_path / "TEST_WRITERS"
@@ -148,12 +155,7 @@ def test_the_unseen_test_wave_is_kept_out_by_default(tmp_path):
 def test_lowo_scores_extra_folders_apart_from_the_pooled_writers(monkeypatch):
     """scripts/lowo_en_default.py reports an --extra folder (the hard negatives) on its own; the
     pooled figures stay those of the writers' notes."""
-    import importlib.util
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("lowo_en_default")
 
     def note(i: int, name: str) -> Document:
         d = Document(f"n{i}", f"Seen by {name} today.")
@@ -180,12 +182,7 @@ def test_lowo_scores_extra_folders_apart_from_the_pooled_writers(monkeypatch):
 def test_lowo_sweep_scores_each_writer_with_its_model_at_each_bias(monkeypatch):
     """scripts/lowo_en_default.py --sweep: pooled scores per O-bias, each writer's notes run
     through its own model (a fold's, or the one --score model) at recall bias = -O-bias."""
-    import importlib.util
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("lowo_en_default")
     calls = []
 
     def finds_all_below(model, preset, golds, recall_bias=None):
@@ -211,12 +208,7 @@ def test_lowo_sweep_scores_each_writer_with_its_model_at_each_bias(monkeypatch):
 
 def test_lowo_set_passes_component_options_to_every_model(monkeypatch):
     """scripts/lowo_en_default.py --set two_pass.min_score=0.7 reaches build() as an override."""
-    import importlib.util
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("lowo_en_default")
     seen = []
 
     class NoPipe:
@@ -235,12 +227,9 @@ def test_lowo_set_passes_component_options_to_every_model(monkeypatch):
 
 def test_lowo_hard_negative_halves_need_no_hand_made_folder():
     """--extra hn01-test / hn01-dev are the even / odd-numbered patients of en-hard-negatives/hn01."""
-    import importlib.util
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("lowo_en_default")
     test, dev = mod.extra_docs(Path("hn01-test")), mod.extra_docs(Path("hn01-dev"))
     assert test and dev and len(test) + len(dev) == len(list((root / "corpora" / "en-hard-negatives" / "hn01").glob("P*.txt")))
     assert all(int(d.patient_id[1:]) % 2 == 0 for d in test) and all(int(d.patient_id[1:]) % 2 == 1 for d in dev)
@@ -249,14 +238,10 @@ def test_lowo_hard_negative_halves_need_no_hand_made_folder():
 def test_lowo_leaks_lists_leaks_and_false_positives_of_the_fictional_corpora(monkeypatch, tmp_path) -> None:
     """scripts/lowo_en_default.py --leaks: one row per leaked gold span and per false-positive span
     (with context), written atomically; refused for folders outside the repository's corpora."""
-    import importlib.util
     import json as _json
     import sys as _sys
 
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("lowo_en_default")
     gold = Document("n1", "Seen by Ann Lee at Foley today.")
     gold.add_layer("gold", [Span(8, 15, "PATIENT")])
 
@@ -284,14 +269,11 @@ def test_lowo_leaks_lists_leaks_and_false_positives_of_the_fictional_corpora(mon
 def test_ner_union_study_adds_only_the_chosen_entity_kinds(monkeypatch) -> None:
     """scripts/ner_union_study.py unites the model's spans with the NER entities of the kinds
     asked for (binary scores then see both), and refuses kinds it does not know."""
-    import importlib.util
     import sys as _sys
 
     root = Path(__file__).resolve().parents[2]
     monkeypatch.syspath_prepend(str(root / "scripts"))
-    spec = importlib.util.spec_from_file_location("ner_union_study", root / "scripts" / "ner_union_study.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("ner_union_study")
     gold = Document("n1", "Ann Lee works at Acme Corp in Toledo.")
     gold.add_layer("gold", [Span(0, 7, "PATIENT"), Span(17, 26, "ORGANIZATION"), Span(30, 36, "CITY")])
     pred = gold.copy(layers=False)
@@ -307,13 +289,10 @@ def test_ner_union_study_adds_only_the_chosen_entity_kinds(monkeypatch) -> None:
 def test_release_rule_script_reproduces_the_w01_w92_decision() -> None:
     """scripts/release_rule.py applied to the committed w01-w92 choice run gives that release's
     bias (-1.9) and 'ship'; with no point at the shipped precision it says not to ship."""
-    import importlib.util
     import json as _json
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("release_rule", root / "scripts" / "release_rule.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("release_rule")
     report = _json.loads((root / "benchmarks" / "results" / "en-default-w01-w92-on-w93-w98.json").read_text(
         encoding="utf-8"))
     build = "/work/builds/en-default-w01-w92"
@@ -330,13 +309,10 @@ def test_release_rule_script_reproduces_the_w01_w110_decision() -> None:
     """On the committed w117-w122 choice run the rule picks O-bias -1.8 for the w01-w110 build
     (its -1.9 row loses precision against the w01-w92 release) and says ship; the packaged
     model's high-recall preset carries that bias."""
-    import importlib.util
     import json as _json
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("release_rule", root / "scripts" / "release_rule.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("release_rule")
     report = _json.loads((root / "benchmarks" / "results" / "en-default-w01-w110-on-w117-w122.json").read_text(
         encoding="utf-8"))
     decision = mod.choose(report, "/work/builds/en-default-w01-w110", "en-default", -1.9)
@@ -348,11 +324,6 @@ def test_release_rule_script_reproduces_the_w01_w110_decision() -> None:
 def test_lowo_score_reports_extra_folders_without_naming_them_in_writers():
     """--score --writers w111 --extra hn01-test scores the hard negatives too (they used to be
     dropped silently unless also named in --writers)."""
-    import importlib.util
-
-    root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("lowo_en_default", root / "scripts" / "lowo_en_default.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("lowo_en_default")
     assert mod.scored_writers("w111, w112", [Path("x/hn01-test")]) == ["w111", "w112", "hn01-test"]
     assert mod.scored_writers("w111,hn01-test", [Path("hn01-test")]) == ["w111", "hn01-test"]
