@@ -161,6 +161,9 @@ def assemble(model: HybridModel, preset: str | None = None,
     share_negative_cues(d.inner for d in comps)
     resolver = resolver_from_spec(model.preset(preset).get("resolver", model.resolver))
     meta = {**model.to_json(), "preset": preset if preset is not None else model.default_preset}
+    fingerprint = model_crf_fingerprint(model)
+    if fingerprint is not None:
+        meta["crf_sha256"] = fingerprint
     return Pipeline(comps, resolver=resolver, name=model.name, metadata=meta)
 
 
@@ -267,11 +270,25 @@ def build_postprocessor(model: HybridModel, c: ComponentSpec, o: PostprocessOpti
     return model.shared[key]
 
 
+def model_crf_fingerprint(model: HybridModel) -> str | None:
+    """The checksum of ``model``'s (first) CRF file as its component records it, ``None`` without one.
+
+    Pipelines carry it in their metadata (``crf_sha256``), so that a risk calibration fitted
+    with another CRF can be noticed wherever it is used.
+    """
+    from notescrub.risk.calibration import crf_fingerprint
+
+    crf = next((x for x in model.components if x.kind in ("stacked", "crf") and x.dir), None)
+    if crf is None or model.directory is None:
+        return None
+    return crf_fingerprint(model.directory, str(crf.dir))
+
+
 def build_leftover_net(model: HybridModel, c: ComponentSpec, o: LeftoverNetOptions, earlier: list[str],
                        opts: Mapping[str, Any]) -> Any:
     """``leftover_net``: :class:`~notescrub.risk.net.LeftoverNet` over the layers of ``sources``
     (default: every earlier detector) with the model's risk calibration."""
-    from notescrub.risk.calibration import Calibration, crf_fingerprint, packaged_calibration
+    from notescrub.risk.calibration import Calibration, fitted_with_other_crf, packaged_calibration
     from notescrub.risk.net import LeftoverNet
 
     name = o.calibration
@@ -285,10 +302,7 @@ def build_leftover_net(model: HybridModel, c: ComponentSpec, o: LeftoverNetOptio
         raise ConfigError(f"component {c.name!r}: no risk calibration "
                           f"{name or 'ships for model ' + repr(str(model.name))}: set its 'calibration' option "
                           "to a packaged calibration or a file in the model directory (docs/review-risk.md)")
-    fitted = cal.fitted_on.get("crf_sha256")
-    crf = next((x for x in model.components if x.kind in ("stacked", "crf") and x.dir), None)
-    if fitted and crf is not None and model.directory is not None \
-            and crf_fingerprint(model.directory, str(crf.dir)) not in (None, fitted):
+    if fitted_with_other_crf(cal, model_crf_fingerprint(model)):
         log.warning("component %r: the risk calibration %r was fitted with another CRF than this model's "
                     "(a retrained model?): the leftover net's probabilities are approximate; fit a calibration "
                     "for this model (docs/review-risk.md) and set the component's 'calibration' option",

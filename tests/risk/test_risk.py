@@ -161,3 +161,29 @@ def _counts(doc, cal, pipe):
 
     q = cal.tagged.probability(tagged_features(doc).matrix)
     return float(q.sum()), float((1 - q).sum()), assess(doc, pipe, cal).risk
+
+
+def test_risk_warns_once_when_the_calibration_was_fitted_with_another_crf(caplog):
+    """A retrained en-default keeps the name and so the packaged calibration: risk says so, once."""
+    import logging
+
+    from notescrub.risk import packaged_calibration, warn_if_other_crf
+    from notescrub.risk.score import _WARNED
+
+    pipe = get_pipeline("en-default")
+    cal = packaged_calibration("en-default")
+    assert pipe.metadata["crf_sha256"] == cal.fitted_on["crf_sha256"]  # the shipped pair matches
+    doc = pipe(Document("a", "Seen by Dr. Quackenbush on 03/18/2091."))
+    with caplog.at_level(logging.WARNING, logger="notescrub.risk.score"):
+        assess(doc, pipe)
+    assert not [r for r in caplog.records if "another CRF" in r.getMessage()]
+    other = Calibration.from_json({**cal.to_json(), "fitted_on": {**cal.fitted_on, "crf_sha256": "0" * 64}}, "test")
+    _WARNED.clear()
+    with caplog.at_level(logging.WARNING, logger="notescrub.risk.score"):
+        first = assess(doc, pipe, other)
+        assess(doc, pipe, other)
+    warned = [r for r in caplog.records if "another CRF" in r.getMessage()]
+    assert len(warned) == 1 and "Quackenbush" not in warned[0].getMessage()
+    assert first.risk == assess(doc, pipe, cal).risk  # a warning, not a different answer
+    assert warn_if_other_crf(other, pipe) and not warn_if_other_crf(cal, pipe)
+    assert not warn_if_other_crf(other, get_pipeline("rules-en"))  # no CRF: nothing to compare

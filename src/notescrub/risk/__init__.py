@@ -25,8 +25,9 @@ from notescrub.risk.score import (
     packaged_risk,
     scorer,
     shift_suspects,
+    warn_if_other_crf,
 )
 
 __all__ = ["DEFAULT_TOP_K", "FEATURES", "Calibration", "Leftovers", "NoteRisk", "Suspect", "assess", "both_sides",
            "calibration_for", "expected_f1", "fit_logistic", "leftover_features", "packaged_calibration",
-           "packaged_risk", "scorer", "shift_suspects", "tagged_features"]
+           "packaged_risk", "scorer", "shift_suspects", "tagged_features", "warn_if_other_crf"]

@@ -46,7 +46,7 @@ import numpy as np
 from notescrub.errors import ConfigError
 from notescrub.risk.features import FEATURES
 
-__all__ = ["FORMAT", "Calibration", "crf_fingerprint", "fit_logistic", "packaged_calibration"]
+__all__ = ["FORMAT", "Calibration", "crf_fingerprint", "fit_logistic", "fitted_with_other_crf", "packaged_calibration"]
 
 FORMAT = 1
 _KEYS = {"format", "model", "kind", "intercept", "weights", "fitted_on", "validation", "tagged"}
@@ -188,6 +188,20 @@ def crf_fingerprint(model_dir: str | Path, component_dir: str = "crf") -> str | 
     sums = files.get("sha256") or {}
     value = sums.get(model_file) if isinstance(sums, dict) and isinstance(model_file, str) else None
     return value if isinstance(value, str) else None
+
+
+def fitted_with_other_crf(calibration: Calibration, fingerprint: str | None) -> bool:
+    """Whether ``calibration`` records a CRF (``fitted_on.crf_sha256``) other than ``fingerprint``.
+
+    ``False`` when either side is unknown: a calibration without a record, or a model whose
+    CRF carries no checksum, cannot be told apart and is not reported.
+
+    >>> cal = packaged_calibration("en-default")
+    >>> fitted_with_other_crf(cal, "0" * 64), fitted_with_other_crf(cal, None)
+    (True, False)
+    """
+    fitted = calibration.fitted_on.get("crf_sha256")
+    return isinstance(fitted, str) and fingerprint is not None and fingerprint != fitted
 
 
 def packaged_calibration(model: str) -> Calibration | None:

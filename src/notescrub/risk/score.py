@@ -43,12 +43,12 @@ from typing import Any
 import numpy as np
 
 from notescrub.errors import ConfigError
-from notescrub.risk.calibration import Calibration, packaged_calibration
+from notescrub.risk.calibration import Calibration, fitted_with_other_crf, packaged_calibration
 from notescrub.risk.features import both_sides, leftover_features
 from notescrub.types import PHI, Document
 
 __all__ = ["DEFAULT_TOP_K", "NoteRisk", "Suspect", "assess", "calibration_for", "expected_f1", "packaged_risk",
-           "scorer", "shift_suspects"]
+           "scorer", "shift_suspects", "warn_if_other_crf"]
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +106,29 @@ def calibration_for(pipeline: Any) -> Calibration:
     return cal
 
 
+_WARNED: set[tuple[str, str]] = set()
+
+
+def warn_if_other_crf(calibration: Calibration, pipeline: Any) -> bool:
+    """Log a warning (once per calibration and CRF in a process) when ``calibration`` was fitted
+    with another CRF than ``pipeline``'s (its metadata's ``crf_sha256``); whether it was.
+
+    A model retrained from the same recipe keeps the packaged model's name and so finds its
+    calibration; its risk and suspects are then only approximate.
+    """
+    meta = getattr(pipeline, "metadata", {}) or {}
+    fingerprint = meta.get("crf_sha256") if isinstance(meta.get("crf_sha256"), str) else None
+    if not fitted_with_other_crf(calibration, fingerprint):
+        return False
+    key = (calibration.model, str(fingerprint))
+    if key not in _WARNED:
+        _WARNED.add(key)
+        log.warning("the risk calibration %r was fitted with another CRF than this model's (a retrained "
+                    "model?): risk and suspects are approximate; fit a calibration for this model "
+                    "(docs/review-risk.md)", calibration.model)
+    return True
+
+
 def _lang(pipeline: Any) -> str:
     lang = getattr(pipeline, "lang", None)
     return "es" if lang == "es" else "en"
@@ -120,6 +143,7 @@ def assess(doc: Document, pipeline: Any, calibration: Calibration | None = None,
     if top_k < 0:
         raise ConfigError(f"top_k must be >= 0, got {top_k}")
     cal = calibration if calibration is not None else calibration_for(pipeline)
+    warn_if_other_crf(cal, pipeline)
     out_layer = str(layer or getattr(pipeline, "output_layer", None) or PHI)
     # the tagged side too when the calibration scores it (one pass over the tokens)
     left, tagged = (both_sides(doc, _lang(pipeline), out_layer) if cal.tagged is not None
