@@ -483,6 +483,9 @@ def test_add_rules_for_extensions_ages_and_day_ranges(text, anchors, rule, added
 
 @pytest.mark.parametrize("text, added", [
     ("HD Mon/Wed/Fri at Olney Dialysis.", [("Mon", "DATE"), ("Wed", "DATE"), ("Fri", "DATE")]),
+    ("physio 3x/wk (lun/mer/ven); family meeting", [("lun", "DATE"), ("mer", "DATE"), ("ven", "DATE")]),
+    ("dialysis lunes/jueves", [("lunes", "DATE"), ("jueves", "DATE")]),
+    ("mer calme; vent fort", []),                        # a lone French word is no schedule
     ("child care M/T/W/Th, group T/Th", [("M", "DATE"), ("T", "DATE"), ("W", "DATE"), ("Th", "DATE"),
                                          ("T", "DATE"), ("Th", "DATE")]),
     ("lab section tues / thurs", [("tues", "DATE"), ("thurs", "DATE")]),
@@ -491,7 +494,7 @@ def test_add_rules_for_extensions_ages_and_day_ranges(text, anchors, rule, added
 ])
 def test_each_day_of_a_weekly_schedule_is_a_date(text, added):
     doc = Document("d", text)
-    spans = _model_rules("add-weekday-list", "split-weekday-list").apply(doc, [])
+    spans = _model_rules("add-weekday-list", "add-continental-weekday-list", "split-weekday-list").apply(doc, [])
     assert [(doc.span_text(s), s.label) for s in spans] == added
 
 
@@ -769,3 +772,40 @@ def test_seventh_batch_grow_rules(text, surface, label, grown):
 def test_seventh_batch_add_rules(text, added):
     rules = _model_rules("add-photo-file-initials", "add-age-after-kin")
     assert _added(rules, text) == added
+
+
+@pytest.mark.parametrize("text, added", [
+    ("R hernia repair, OR martes 14/2 (add-on)", [("martes 14/2", "DATE")]),
+    ("Mar/Apr labs pending", []),                        # months: not this rule's business
+    ("Marcus Bell, OD    CT Optometry Lic. 001982", [("CT", "STATE")]),
+    ("MT PT lic. PT-3318", [("MT", "STATE")]),
+    ("Rebecca Guy, MD     GA license MD-081144", [("GA", "STATE")]),   # the credential is not a state
+    ("Sunniva Drake, ND   (VT ND Lic. ND-0000241)", []),   # ND is her credential (VT is the tagger's)
+    ("Licensed WA MD61044390; OR MD207713", [("WA", "STATE"), ("OR", "STATE")]),
+    ("Thread ID PT-2024-118845 | pump alarms", []),      # an identifier, not Idaho
+    ("License 001982 (CT)   NPI 1598302274", [("CT", "STATE")]),
+    ("30-day trial ends 04/03/2024. -- PR (praghunathan)", [("PR", "DOCTOR")]),
+    ("KB/kbrandt2   11/30/2023 11:08", [("KB", "DOCTOR")]),
+    ("poor candidate for EVD/evacuation given depth", []),  # a word after the slash, not a sign-off
+    ("EPO (epoetin alfa 4000 IU) weekly", []),
+    ("Td/Tdap per catch-up", []),
+    ("JT/lrn\n", [("JT", "DOCTOR"), ("lrn", "DOCTOR")]),
+    ("ay/or typed by byee 10/24/2025", [("ay", "DOCTOR"), ("or", "DOCTOR")]),
+    ("   PA/lat: 2.1 cm nodule", []),                    # a radiograph view
+])
+def test_eighth_batch_add_rules(text, added):
+    rules = _model_rules("add-continental-weekday-before-date",
+                         "add-state-before-licence", "add-state-before-credential-number",
+                         "add-state-after-licence-number", "add-initials-before-username", "add-dictation-initials",
+                         "add-typist-initials")
+    assert _added(rules, text) == added
+
+
+@pytest.mark.parametrize("text, holiday", [
+    ("Call start: 2024-10-14 (lundi - Action de grâce) 08:52", "Action de grâce"),
+    ("Date: Mon 2022-08-01 (Civic Holiday)", "Civic Holiday"),
+    ("wishes to fast the remaining days of Shawwal", "Shawwal"),
+    ("Fecha 14/02/2023 (Día del Amor y la Amistad)", "Día del Amor y la Amistad"),
+])
+def test_holidays_of_canada_latin_america_and_the_islamic_months(text, holiday):
+    assert (holiday, "DATE") in _added(_model_rules("add-holiday"), text)

@@ -103,7 +103,11 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "add-gps-coordinates", "add-trauma-alias", "add-age-after-foreign-age-word", "add-latin-american-licence", "add-profession-after-person",
               # seventh batch
               "grow-name-patronymic", "grow-organization-legal-suffix", "grow-street-off-road", "grow-street-unit-before",
-              "grow-street-house-number", "add-photo-file-initials", "add-age-after-kin"]
+              "grow-street-house-number", "add-photo-file-initials", "add-age-after-kin",
+              # eighth batch
+              "add-continental-weekday-list", "add-continental-weekday-before-date", "add-state-before-licence",
+              "add-state-before-credential-number", "add-state-after-licence-number", "add-initials-before-username",
+              "add-dictation-initials", "add-typist-initials"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
