@@ -14,7 +14,7 @@ from notescrub.lexicons import LEXICONS, ZIPF_MEMO, is_common_word, lexicon, nor
 
 REQUIRED = [
     "first_names", "last_names", "us_states", "cities", "countries", "nationalities", "months", "weekdays",
-    "holidays", "street_suffixes", "hospital_words", "organization_words", "professions", "titles",
+    "holidays", "holiday_phrases", "street_suffixes", "hospital_words", "organization_words", "professions", "titles",
     "credentials", "common_words", "medical_terms", "eponyms", "device_makers", "es_first_names", "es_last_names",
     "es_places", "es_common_words", "es_medical_terms",
 ]
@@ -39,7 +39,8 @@ def test_every_required_lexicon_is_available_and_normalised(name: str) -> None:
         ("countries", ["ireland", "vietnam", "united states of america"], []),
         ("months", ["january", "sept"], ["monday"]),
         ("weekdays", ["monday", "thu"], []),
-        ("holidays", ["christmas eve", "thanksgiving", "fourth of july"], []),
+        ("holidays", ["christmas eve", "thanksgiving", "fourth of july"], ["shawwal", "civic holiday"]),
+        ("holiday_phrases", ["christmas eve", "shawwal", "civic holiday", "action de grâce"], []),
         ("titles", ["dr", "mrs", "prof"], []),
         ("credentials", ["md", "rn", "pa-c", "phd"], []),
         ("hospital_words", ["hospital", "medical center", "nursing home", "rehab"], []),

@@ -49,6 +49,7 @@ _FILES: dict[str, tuple[str, ...]] = {
     "months": ("months",),
     "weekdays": ("weekdays",),
     "holidays": ("holidays",),
+    "holiday_phrases": ("holidays", "holidays_extra"),  # the add-holiday rule's phrases; not a CRF feature
     "street_suffixes": ("street_suffixes", "street_suffixes_faker"),
     "hospital_words": ("hospital_words",),
     "organization_words": ("organization_words",),

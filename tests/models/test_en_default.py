@@ -809,3 +809,24 @@ def test_eighth_batch_add_rules(text, added):
 ])
 def test_holidays_of_canada_latin_america_and_the_islamic_months(text, holiday):
     assert (holiday, "DATE") in _added(_model_rules("add-holiday"), text)
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("two variants: p.Arg778Leu (HET), Pathogenic", "Arg778Leu", "ORGANIZATION", False),   # drop-sequence-variant
+    ("ATP7B  NM_000053.4    c.2333G>T    p.Arg778Leu     HET        Pathogenic", "HET", "ORGANIZATION", False),
+    ("classified as likely benign by the lab", "likely benign", "ORGANIZATION", False),
+    ("Seen by Dr. Het Patel today", "Het Patel", "DOCTOR", True),
+    ("Grossed by L. Pham   Blocks A1-A14, slides 28", "A1-A14", "IDNUM", False),
+    ("submitted in cassette (A7) for HER2", "A7", "IDNUM", False),
+    ("Visit ID A1-A14 on file", "A1-A14", "IDNUM", True),          # no block word before it
+    ("PFA-100 collagen/ADP            124         68-121 s       H", "124         68-121", "IDNUM", False),
+    ("Bicarbonate (mmol/L)    24            23            21 L          22-29", "24            23            21 L          22-29",
+     "IDNUM", False),
+    ("Claim 124 5571-88", "124 5571-88", "IDNUM", True),              # one space: no table columns
+    ("BCL2 (18q21): no rearrangement", "18q21", "DATE", False),
+    ("seen 3/12/21 again", "3/12/21", "DATE", True),
+])
+def test_eighth_batch_hard_negative_drops(text, surface, label, kept):
+    rules = _model_rules("drop-sequence-variant", "drop-variant-classification", "drop-tissue-block-id",
+                         "drop-lab-row-values", "drop-cytogenetic-band")
+    assert (_kept(rules, text, surface, label) == [surface]) is kept

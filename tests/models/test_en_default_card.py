@@ -808,3 +808,37 @@ def test_leftover_net_speed_is_quoted() -> None:
     assert (f"took {sum(without) / 2:.1f} s of CPU on average at O-bias −3.0 without the net (`--recall-bias 3`) "
             f"and {sum(with_net) / 2:.1f} s with it (`--preset max-recall`), "
             f"{round(100 * (sum(with_net) / sum(without) - 1))} % more") in text
+
+
+EIGHTH = json.loads((RESULTS / "en-default-eighth-batch.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("wave", list(EIGHTH["waves"]))
+def test_eighth_batch_table_row(wave: str) -> None:
+    v = EIGHTH["waves"][wave]
+    b, a = v["before"]["high-recall"], v["after"]["high-recall"]
+    row = (f"| {wave}{' (read)' if v['read'] else ''} | {b['binary_token']['precision']:.4f} → "
+           f"{a['binary_token']['precision']:.4f} | {b['binary_token']['recall']:.4f} → {a['binary_token']['recall']:.4f} | "
+           f"{b['leaked_tokens']} → {a['leaked_tokens']} of {a['phi_tokens']} | "
+           f"{b['notes_with_leak']} → {a['notes_with_leak']} of {a['notes']} |")
+    assert row in CARD, row
+
+
+def test_eighth_batch_gains_only_where_read() -> None:
+    gains = {w: v["before"]["high-recall"]["leaked_tokens"] - v["after"]["high-recall"]["leaked_tokens"]
+             for w, v in EIGHTH["waves"].items()}
+    assert gains == {"w111-w116 + w123-w128": 21, "w129-w134": 0, "w135-w140": 0, "hn01-test": 1}
+    assert "21 tokens fewer where read, none on the two waves not\nread for it" in CARD
+
+
+W135 = json.loads((RESULTS / "en-default-w01-w110-on-w135-w140.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_twenty_fourth_wave_table_row(preset: str) -> None:
+    assert W135["writers"] == [f"w{n}" for n in range(135, 141)]
+    r = W135["models"]["en-default"]["pooled"][preset]
+    row = (f"| `{preset}` | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+           f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
+           f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
+    assert row in CARD, row

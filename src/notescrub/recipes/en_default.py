@@ -107,7 +107,8 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               # eighth batch
               "add-continental-weekday-list", "add-continental-weekday-before-date", "add-state-before-licence",
               "add-state-before-credential-number", "add-state-after-licence-number", "add-initials-before-username",
-              "add-dictation-initials", "add-typist-initials"]
+              "add-dictation-initials", "add-typist-initials", "drop-variant-classification", "drop-tissue-block-id",
+              "drop-lab-row-values", "drop-cytogenetic-band"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
