@@ -628,17 +628,28 @@ def test_ner_union_table() -> None:
         assert row(f"O-bias −{bias}", sweep[f"-{bias}0"]) in CARD
 
 
+def _batch_row(wave: str, v: dict) -> str:
+    """A rule batch's before → after row at `high-recall` for one wave of a batch results file."""
+    b, a = v["before"]["high-recall"], v["after"]["high-recall"]
+    return (f"| {wave}{' (read)' if v['read'] else ''} | {b['binary_token']['precision']:.4f} → "
+            f"{a['binary_token']['precision']:.4f} | {b['binary_token']['recall']:.4f} → {a['binary_token']['recall']:.4f} | "
+            f"{b['leaked_tokens']} → {a['leaked_tokens']} of {a['phi_tokens']} | "
+            f"{b['notes_with_leak']} → {a['notes_with_leak']} of {a['notes']} |")
+
+
+def _preset_row(preset: str, r: dict) -> str:
+    """A preset's row of a wave table (pooled figures of a lowo report)."""
+    return (f"| `{preset}` | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+            f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
+            f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
+
+
 SEVENTH = json.loads((ROOT / "benchmarks" / "results" / "en-default-seventh-batch.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("wave", list(SEVENTH["waves"]))
 def test_seventh_batch_table_row(wave: str) -> None:
-    v = SEVENTH["waves"][wave]
-    b, a = v["before"]["high-recall"], v["after"]["high-recall"]
-    row = (f"| {wave}{' (read)' if v['read'] else ''} | {b['binary_token']['precision']:.4f} → "
-           f"{a['binary_token']['precision']:.4f} | {b['binary_token']['recall']:.4f} → {a['binary_token']['recall']:.4f} | "
-           f"{b['leaked_tokens']} → {a['leaked_tokens']} of {a['phi_tokens']} | "
-           f"{b['notes_with_leak']} → {a['notes_with_leak']} of {a['notes']} |")
+    row = _batch_row(wave, SEVENTH["waves"][wave])
     assert row in CARD, row
 
 
@@ -657,9 +668,7 @@ UNSEEN_WAVES = {wave: json.loads((ROOT / "benchmarks" / "results" / f"en-default
 @pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
 def test_new_wave_table_row(wave: str, preset: str) -> None:
     r = UNSEEN_WAVES[wave]["pooled"][preset]
-    row = (f"| `{preset}` | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
-           f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
-           f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
+    row = _preset_row(preset, r)
     assert row in CARD, row
 
 
@@ -815,12 +824,7 @@ EIGHTH = json.loads((RESULTS / "en-default-eighth-batch.json").read_text(encodin
 
 @pytest.mark.parametrize("wave", list(EIGHTH["waves"]))
 def test_eighth_batch_table_row(wave: str) -> None:
-    v = EIGHTH["waves"][wave]
-    b, a = v["before"]["high-recall"], v["after"]["high-recall"]
-    row = (f"| {wave}{' (read)' if v['read'] else ''} | {b['binary_token']['precision']:.4f} → "
-           f"{a['binary_token']['precision']:.4f} | {b['binary_token']['recall']:.4f} → {a['binary_token']['recall']:.4f} | "
-           f"{b['leaked_tokens']} → {a['leaked_tokens']} of {a['phi_tokens']} | "
-           f"{b['notes_with_leak']} → {a['notes_with_leak']} of {a['notes']} |")
+    row = _batch_row(wave, EIGHTH["waves"][wave])
     assert row in CARD, row
 
 
@@ -838,7 +842,5 @@ W135 = json.loads((RESULTS / "en-default-w01-w110-on-w135-w140.json").read_text(
 def test_twenty_fourth_wave_table_row(preset: str) -> None:
     assert W135["writers"] == [f"w{n}" for n in range(135, 141)]
     r = W135["models"]["en-default"]["pooled"][preset]
-    row = (f"| `{preset}` | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
-           f"{r['strict']['f1']:.3f} | {r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of "
-           f"{r['notes']} ({round(100 * r['notes_with_leak'] / r['notes'])}%) |")
+    row = _preset_row(preset, r)
     assert row in CARD, row
