@@ -844,3 +844,22 @@ def test_twenty_fourth_wave_table_row(preset: str) -> None:
     r = W135["models"]["en-default"]["pooled"][preset]
     row = _preset_row(preset, r)
     assert row in CARD, row
+
+
+CHOICE_W129 = json.loads((RESULTS / "en-default-w01-w122-on-w129-w134.json").read_text(encoding="utf-8"))
+BUILD_W122 = "/work/builds/en-default-w01-w122"
+
+
+def test_w01_w122_build_choice_on_w129_w134() -> None:
+    """The not-shipped w01-w122 build: every row of its choice table is the committed run's."""
+    assert CHOICE_W129["writers"] == [f"w{n}" for n in range(129, 135)]
+    shipped = CHOICE_W129["sweep"]["en-default"]
+    assert _release_row("**shipped (w01-w110)**", "**−1.8**", CHOICE_W129["models"]["en-default"]["pooled"]["high-recall"]) in CARD
+    for bias in ("2.0", "2.3"):
+        assert _release_row("shipped (w01-w110)", f"−{bias}", shipped[f"-{bias}0"]) in CARD
+    build = CHOICE_W129["sweep"][BUILD_W122]
+    assert _release_row("w01-w122 build", "−1.8", CHOICE_W129["models"][BUILD_W122]["pooled"]["high-recall"]) in CARD
+    for bias in ("1.5", "1.7", "1.8", "2.0", "2.1", "2.3"):
+        assert _release_row("w01-w122 build", f"−{bias}", build[f"-{bias}0"]) in CARD
+    balanced = [CHOICE_W129["models"][m]["pooled"]["balanced"]["leaked_tokens"] for m in (BUILD_W122, "en-default")]
+    assert f"`balanced` {balanced[0]} against {balanced[1]} tokens" in " ".join(CARD.split())

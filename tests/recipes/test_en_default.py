@@ -321,6 +321,23 @@ def test_release_rule_script_reproduces_the_w01_w110_decision() -> None:
     assert mod.preset_bias(root / "src" / "notescrub" / "models" / "en-default") == -1.8
 
 
+def test_release_rule_script_reproduces_the_w01_w122_decision() -> None:
+    """On the committed w129-w134 choice run the w01-w122 build's most recall at the shipped
+    precision is its -1.8 point, which leaks more tokens than the shipped model: not shipped
+    (the packaged model keeps -1.8 and the w01-w110 training data)."""
+    import json as _json
+
+    root = Path(__file__).resolve().parents[2]
+    mod = _script("release_rule")
+    report = _json.loads((root / "benchmarks" / "results" / "en-default-w01-w122-on-w129-w134.json").read_text(
+        encoding="utf-8"))
+    decision = mod.choose(report, "/work/builds/en-default-w01-w122", "en-default", -1.8)
+    assert decision["bias"] == -1.8 and decision["ship"] is False
+    assert (decision["point"]["leaked_tokens"], decision["shipped"]["leaked_tokens"]) == (273, 267)
+    meta = _json.loads((root / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
+    assert meta["training"]["documents"] == 5514
+
+
 def test_lowo_score_reports_extra_folders_without_naming_them_in_writers():
     """--score --writers w111 --extra hn01-test scores the hard negatives too (they used to be
     dropped silently unless also named in --writers)."""
