@@ -863,3 +863,41 @@ def test_w01_w122_build_choice_on_w129_w134() -> None:
         assert _release_row("w01-w122 build", f"−{bias}", build[f"-{bias}0"]) in CARD
     balanced = [CHOICE_W129["models"][m]["pooled"]["balanced"]["leaked_tokens"] for m in (BUILD_W122, "en-default")]
     assert f"`balanced` {balanced[0]} against {balanced[1]} tokens" in " ".join(CARD.split())
+
+
+W141 = json.loads((RESULTS / "en-default-w01-w110-and-w01-w122-on-w141-w146.json").read_text(encoding="utf-8"))
+W122_ON_W135 = json.loads((RESULTS / "en-default-w01-w122-on-w135-w140.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("preset", ["balanced", "high-recall", "max-recall"])
+def test_twenty_fifth_wave_table_row(preset: str) -> None:
+    assert W141["writers"] == [f"w{n}" for n in range(141, 147)]
+    assert _preset_row(preset, W141["models"]["en-default"]["pooled"][preset]) in CARD
+
+
+def test_twenty_fifth_wave_per_writer_quotes() -> None:
+    flat = " ".join(CARD.split())
+    for w in W141["writers"]:
+        r = W141["models"]["en-default"][w]["high-recall"]
+        quote = (f"{w} {r['binary_token']['precision']:.3f} / {r['binary_token']['recall']:.3f} "
+                 f"({r['leaked_tokens']}, {r['notes_with_leak']} of {r['notes']})")
+        assert quote in flat, quote
+
+
+@pytest.mark.parametrize("preset", ["high-recall", "max-recall"])
+def test_w01_w122_build_on_both_test_waves(preset: str) -> None:
+    runs = {"w141-w146": (W141["models"]["en-default"], W141["models"][BUILD_W122]),
+            "w135-w140": (W135["models"]["en-default"], W122_ON_W135["models"][BUILD_W122])}
+    for wave, (shipped, build) in runs.items():
+        for label, model in (("this release (w01-w110)", shipped), ("w01-w122 build", build)):
+            row = _preset_row(preset, model["pooled"][preset]).replace("| `", f"| {wave} | {label} | `", 1)
+            assert row in CARD, row
+
+
+def test_w01_w122_build_over_all_three_unseen_waves() -> None:
+    runs = [(CHOICE_W129["models"]["en-default"], CHOICE_W129["models"][BUILD_W122]),
+            (W135["models"]["en-default"], W122_ON_W135["models"][BUILD_W122]),
+            (W141["models"]["en-default"], W141["models"][BUILD_W122])]
+    shipped = sum(s["pooled"]["high-recall"]["leaked_tokens"] for s, _ in runs)
+    build = sum(b["pooled"]["high-recall"]["leaked_tokens"] for _, b in runs)
+    assert f"it leaks {build} tokens against {shipped}" in " ".join(CARD.split())
