@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import statistics
 from pathlib import Path
@@ -901,3 +902,27 @@ def test_w01_w122_build_over_all_three_unseen_waves() -> None:
     shipped = sum(s["pooled"]["high-recall"]["leaked_tokens"] for s, _ in runs)
     build = sum(b["pooled"]["high-recall"]["leaked_tokens"] for _, b in runs)
     assert f"it leaks {build} tokens against {shipped}" in " ".join(CARD.split())
+
+
+def test_label_bias_table_and_the_uniform_curve() -> None:
+    """Every row of the per-label bias table is the committed run's, and each per-label point leaks
+    more than the uniform O-bias curve (linear between its rows) at the same precision."""
+    data = json.loads((RESULTS / "en-default-label-bias.json").read_text(encoding="utf-8"))
+    uniform = sorted(((r["binary_token"]["precision"], r["leaked_tokens"]) for r in data["rows"] if not r["label_bias"]),
+                     reverse=True)
+    assert len(uniform) >= 3
+    for r in data["rows"]:
+        labels = ", ".join(f"{k} +{v:.1f}" for k, v in sorted(r["label_bias"].items())) or "none (uniform)"
+        row = (f"| −{abs(r['o_bias']):.1f} | {labels} | {r['binary_token']['precision']:.4f} | "
+               f"{r['binary_token']['recall']:.4f} | {r['leaked_tokens']} of {r['phi_tokens']} | "
+               f"{r['notes_with_leak']} of {r['notes']} |")
+        assert row in CARD, row
+        if not r["label_bias"]:
+            continue
+        p = r["binary_token"]["precision"]
+        for (p_hi, l_hi), (p_lo, l_lo) in itertools.pairwise(uniform):
+            if p_lo <= p <= p_hi:
+                assert r["leaked_tokens"] > l_hi + (l_lo - l_hi) * (p_hi - p) / (p_hi - p_lo)
+                break
+        else:
+            assert p < uniform[-1][0] and r["leaked_tokens"] > uniform[-1][1]

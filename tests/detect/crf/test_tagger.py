@@ -6,6 +6,7 @@ import importlib.util
 import itertools
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -93,6 +94,33 @@ def test_bias_is_monotone(fitted, docs):
     fitted.bias = 0.0
     assert counts == sorted(counts)
     assert counts[0] < counts[-1]
+
+
+def test_label_bias_favours_one_label_and_is_saved(fitted, docs, tmp_path):
+    """label_bias adds to one label's tags only: more of that label, the others never more;
+    unknown labels are refused; the knob travels in model.json."""
+    doc = Document("x", "\n".join(d.text for d in docs[30:34]))
+    label = fitted.types_[0]
+
+    def counts() -> Counter:
+        return Counter(t.split("-", 1)[1] for t in fitted.decode(doc).tags if t != "O")
+
+    before = counts()
+    fitted.label_bias = {label: 10.0}
+    try:
+        after = counts()
+        fitted.save(tmp_path / "m")
+    finally:
+        fitted.label_bias = None
+    assert after[label] > before[label]
+    assert all(after[x] <= before[x] for x in before if x != label)
+    assert CRFTagger.load(tmp_path / "m").label_bias == {label: 10.0}
+    fitted.label_bias = {"NO-SUCH-LABEL": 1.0}
+    try:
+        with pytest.raises(ConfigError, match="NO-SUCH-LABEL"):
+            fitted.decode(doc)
+    finally:
+        fitted.label_bias = None
 
 
 def test_bias_on_random_scores_is_monotone():

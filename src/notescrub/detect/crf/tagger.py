@@ -35,7 +35,7 @@ import json
 import logging
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -179,6 +179,10 @@ class CRFTagger(Params, Detector):
         L-BFGS only, through OWL-QN; ``min_freq``: drop rarer features).
     bias:
         Added to the ``O`` label's score at every position (negative: more recall).
+    label_bias:
+        ``{label: b}``: ``b`` added to the score of every tag of that native label (``B-``,
+        ``I-``, ...) at every position, on top of ``bias`` (positive: more of that label).
+        Labels the model does not know are refused at decoding.
     threshold:
         When set, tag every token whose ``P(O) < threshold`` (marginal decoding).
     labels:
@@ -203,6 +207,7 @@ class CRFTagger(Params, Detector):
         labels: Sequence[str] | None = None,
         name: str = "crf",
         verbose: bool = False,
+        label_bias: Mapping[str, float] | None = None,
     ) -> None:
         self.featurizer = featurizer
         self.scheme = scheme
@@ -218,6 +223,7 @@ class CRFTagger(Params, Detector):
         self.labels = labels
         self.name = name
         self.verbose = verbose
+        self.label_bias = label_bias
 
     # -- parameters: get_params / set_params from notescrub.estimator.Params -------------
     def _check_params(self) -> None:
@@ -240,6 +246,23 @@ class CRFTagger(Params, Detector):
             raise ConfigError(f"threshold must be in (0, 1], got {self.threshold!r}")
         if not np.isfinite(float(self.bias)):
             raise ConfigError(f"bias must be a finite number, got {self.bias!r}")
+        for label, b in (self.label_bias or {}).items():
+            if not np.isfinite(float(b)):
+                raise ConfigError(f"label_bias of {label!r} must be a finite number, got {b!r}")
+
+    def _label_bias_vector(self, tags: Sequence[str]) -> np.ndarray | None:
+        """Per tag of ``tags``, the ``label_bias`` of its label (None when nothing is set).
+
+        >>> CRFTagger(label_bias={"AGE": 0.5})._label_bias_vector(["O", "B-AGE", "I-AGE", "B-DATE"]).tolist()
+        [0.0, 0.5, 0.5, 0.0]
+        """
+        if not self.label_bias:
+            return None
+        known = {t.split("-", 1)[1] for t in tags if "-" in t}
+        unknown = sorted(set(self.label_bias) - known)
+        if unknown:
+            raise ConfigError(f"label_bias names labels this model does not have: {', '.join(unknown)}")
+        return np.array([float(self.label_bias.get(t.split("-", 1)[1], 0.0)) if "-" in t else 0.0 for t in tags])
 
     def _featurizer(self) -> Featurizer:
         return self.featurizer if self.featurizer is not None else Featurizer()
@@ -357,6 +380,7 @@ class CRFTagger(Params, Detector):
         else:
             S_doc = scorer.scores_from_parts(parts if parts is not None else feat.parts(doc))
         o = w.labels.index(OUTSIDE)
+        per_tag = self._label_bias_vector(w.labels)
         tags: list[str] = []
         spans: list[Span] = []
         logprob = 0.0
@@ -365,6 +389,8 @@ class CRFTagger(Params, Detector):
             S = S_doc[lo:hi].copy()
             if self.bias:
                 S[:, o] += float(self.bias)
+            if per_tag is not None:
+                S += per_tag
             fb = scorer.forward_backward(S)
             if self.threshold is None:
                 path, _ = scorer.viterbi(S)
@@ -424,7 +450,8 @@ class CRFTagger(Params, Detector):
             "sequence": self.sequence,
             "featurizer": feat.to_config(),
             "pos": feat.pos_enabled,
-            "decoding": {"bias": float(self.bias), "threshold": self.threshold},
+            "decoding": {"bias": float(self.bias), "threshold": self.threshold,
+                         **({"label_bias": {k: float(v) for k, v in self.label_bias.items()}} if self.label_bias else {})},
             "training": getattr(self, "training_", {}),
         }
 
@@ -466,7 +493,8 @@ class CRFTagger(Params, Detector):
             feat = Featurizer.from_config(config)  # type: ignore[arg-type]  # checked by the except below
             dec = meta.get("decoding", {})
             tagger = cls(feat, scheme=meta["scheme"], sequence=meta["sequence"], name=meta.get("name", "crf"),
-                         bias=float(dec.get("bias", 0.0)), threshold=dec.get("threshold"))
+                         bias=float(dec.get("bias", 0.0)), threshold=dec.get("threshold"),
+                         label_bias=dec.get("label_bias"))
         except (KeyError, TypeError, ConfigError) as exc:
             raise ModelError(f"model.json is invalid: {exc}", path=directory / META_FILE) from None
         path = directory / model_file
