@@ -115,12 +115,13 @@ def test_label_bias_favours_one_label_and_is_saved(fitted, docs, tmp_path):
     assert after[label] > before[label]
     assert all(after[x] <= before[x] for x in before if x != label)
     assert CRFTagger.load(tmp_path / "m").label_bias == {label: 10.0}
-    fitted.label_bias = {"NO-SUCH-LABEL": 1.0}
-    try:
-        with pytest.raises(ConfigError, match="NO-SUCH-LABEL"):
-            fitted.decode(doc)
-    finally:
-        fitted.label_bias = None
+    for bad, message in (({"NO-SUCH-LABEL": 1.0}, "NO-SUCH-LABEL"), ({label: "high"}, "finite number")):
+        fitted.label_bias = bad
+        try:
+            with pytest.raises(ConfigError, match=message):
+                fitted.decode(doc)
+        finally:
+            fitted.label_bias = None
 
 
 def test_bias_on_random_scores_is_monotone():

@@ -247,7 +247,7 @@ class CRFTagger(Params, Detector):
         if not np.isfinite(float(self.bias)):
             raise ConfigError(f"bias must be a finite number, got {self.bias!r}")
         for label, b in (self.label_bias or {}).items():
-            if not np.isfinite(float(b)):
+            if isinstance(b, bool) or not isinstance(b, (int, float)) or not np.isfinite(float(b)):
                 raise ConfigError(f"label_bias of {label!r} must be a finite number, got {b!r}")
 
     def _label_bias_vector(self, tags: Sequence[str]) -> np.ndarray | None:
