@@ -68,7 +68,7 @@ def main() -> None:
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
     lowo = _lowo()
-    by_writer = lowo.writer_docs()
+    by_writer = lowo.writer_docs(only=[w.strip() for w in args.writers.split(",") if w.strip()])
     writers = [w.strip() for w in args.writers.split(",") if w.strip()]
     missing = [w for w in writers if w not in by_writer]
     if missing:

@@ -49,6 +49,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 from notescrub.assemble import build
@@ -66,11 +67,14 @@ PRESETS = ("balanced", "high-recall", "max-recall")
 _TOKEN = re.compile(r"\w+")
 
 
-def writer_docs(extra: list[Path] | None = None) -> dict[str, list]:
+def writer_docs(extra: list[Path] | None = None, only: Iterable[str] | None = None) -> dict[str, list]:
     """{writer: gold documents}; en-dev is the writer ``en-dev``; each ``extra`` folder of inline
-    notes (e.g. ``corpora/en-hard-negatives/hn01``) is one more writer named by the folder."""
-    out = {w.name: list(read_corpus(w, "inline")) for w in sorted(WRITERS.iterdir()) if any(w.glob("P*.txt"))}
-    if EN_DEV.is_file():
+    notes (e.g. ``corpora/en-hard-negatives/hn01``) is one more writer named by the folder.
+    ``only`` reads just those writers (a folder being written meanwhile is never opened)."""
+    wanted = None if only is None else set(only)
+    out = {w.name: list(read_corpus(w, "inline")) for w in sorted(WRITERS.iterdir())
+           if (wanted is None or w.name in wanted) and any(w.glob("P*.txt"))}
+    if EN_DEV.is_file() and (wanted is None or "en-dev" in wanted):
         out["en-dev"] = list(read_corpus(EN_DEV))
     for folder in extra or []:
         if folder.name in out:
@@ -264,6 +268,12 @@ def sweep(model_of: dict[str, str], by_writer: dict[str, list], biases: list[flo
     return out
 
 
+def _write_report(path: Path, report: dict) -> None:
+    """Write the JSON report atomically (a killed run leaves the previous file whole)."""
+    with atomic_file(path) as tmp:
+        tmp.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--folds", help="writers held out together, folds separated by ';'")
@@ -304,8 +314,8 @@ def main() -> None:
             parsed = value  # a bare word: a string option
         OVERRIDES.setdefault(component, {})[option] = parsed
     if args.score:
-        by_writer = writer_docs(args.extra)
         writers = scored_writers(args.writers, args.extra)
+        by_writer = writer_docs(args.extra, only=writers)
         unknown = set(writers) - set(by_writer)
         if not writers or unknown:
             raise SystemExit(f"--score needs --writers that exist (unknown: {sorted(unknown)})")
@@ -319,7 +329,7 @@ def main() -> None:
             biases = [float(b) for b in args.sweep.split(",")]
             report["sweep"] = {m: sweep({w: m for w in writers if w not in extras}, by_writer, biases)
                                for m in args.score}
-        args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        _write_report(args.out, report)
         if args.leaks:
             with atomic_file(args.leaks) as tmp, tmp.open("w", encoding="utf-8") as fh:
                 for m, rows in errors.items():
@@ -332,7 +342,7 @@ def main() -> None:
     if not args.folds or not args.work:
         raise SystemExit("give --folds and --work (or --score with --writers)")
     folds = [[w.strip() for w in f.split(",") if w.strip()] for f in args.folds.split(";") if f.strip()]
-    by_writer = writer_docs()
+    by_writer = writer_docs(only=[w for f in folds for w in f])
     unknown = {w for f in folds for w in f} - set(by_writer)
     if unknown:
         raise SystemExit(f"unknown writers: {sorted(unknown)}")
@@ -350,7 +360,7 @@ def main() -> None:
     report["after"] = after
     if args.sweep:
         report["sweep"] = sweep(fold_model, by_writer, [float(b) for b in args.sweep.split(",")])
-    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    _write_report(args.out, report)
     for preset in PRESETS:
         print(f"\n{preset}\n" + table(after, preset))
 
