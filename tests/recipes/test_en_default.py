@@ -251,7 +251,7 @@ def test_lowo_leaks_lists_leaks_and_false_positives_of_the_fictional_corpora(mon
         return [q]
 
     monkeypatch.setattr(mod, "predict", half_right)
-    monkeypatch.setattr(mod, "writer_docs", lambda extra=None: {"w01": [gold]})
+    monkeypatch.setattr(mod, "writer_docs", lambda extra=None, only=None: {"w01": [gold]})
     out, leaks = tmp_path / "scores.json", tmp_path / "leaks.jsonl"
     monkeypatch.setattr(_sys, "argv", ["lowo", "--score", "m", "--writers", "w01", "-o", str(out), "--leaks", str(leaks)])
     mod.main()
@@ -344,3 +344,17 @@ def test_lowo_score_reports_extra_folders_without_naming_them_in_writers():
     mod = _script("lowo_en_default")
     assert mod.scored_writers("w111, w112", [Path("x/hn01-test")]) == ["w111", "w112", "hn01-test"]
     assert mod.scored_writers("w111,hn01-test", [Path("hn01-test")]) == ["w111", "hn01-test"]
+
+
+def test_lowo_reads_only_the_writers_it_is_asked_for(monkeypatch, tmp_path) -> None:
+    """writer_docs(only=...) never opens another writer's folder (one may be half written)."""
+    mod = _script("lowo_en_default")
+    for name, text in (("w01", 'Seen by <PHI TYPE="DOCTOR">Ann Lee</PHI>.'), ("w02", 'Broken <PHI TYPE="DOCTOR">markup')):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "P1-1.txt").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(mod, "WRITERS", tmp_path)
+    monkeypatch.setattr(mod, "EN_DEV", tmp_path / "absent.jsonl")
+    docs = mod.writer_docs(only=["w01"])
+    assert list(docs) == ["w01"] and [s.label for s in docs["w01"][0].layer("gold")] == ["DOCTOR"]
+    with pytest.raises(Exception, match="P1-1"):
+        mod.writer_docs()
