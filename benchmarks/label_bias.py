@@ -68,8 +68,8 @@ def main() -> None:
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
     lowo = _lowo()
-    by_writer = lowo.writer_docs(only=[w.strip() for w in args.writers.split(",") if w.strip()])
     writers = [w.strip() for w in args.writers.split(",") if w.strip()]
+    by_writer = lowo.writer_docs(only=writers)
     missing = [w for w in writers if w not in by_writer]
     if missing:
         raise SystemExit(f"unknown writers: {', '.join(missing)}")
