@@ -18,11 +18,11 @@ WRITER_NOTE = ('Seen by Dr. <PHI TYPE="DOCTOR">Hallworth</PHI> on <PHI TYPE="DAT
                '<PHI TYPE="HOSPITAL">Kestrel Valley Hospital</PHI>. Call <PHI TYPE="PHONE">555-201-3344</PHI>.\n')
 
 
-def _script(name: str):
-    """The module of ``scripts/<name>.py`` (the scripts are not a package)."""
+def _script(name: str, folder: str = "scripts"):
+    """The module of ``<folder>/<name>.py`` (scripts and benchmarks are not packages)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[2] / folder / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -358,3 +358,17 @@ def test_lowo_reads_only_the_writers_it_is_asked_for(monkeypatch, tmp_path) -> N
     assert list(docs) == ["w01"] and [s.label for s in docs["w01"][0].layer("gold")] == ["DOCTOR"]
     with pytest.raises(Exception, match="P1-1"):
         mod.writer_docs()
+
+
+def test_label_bias_benchmark_finds_the_shipped_crf_and_checks_its_configs() -> None:
+    """benchmarks/label_bias.py biases the one CRF tagger of en-default's pipeline (the stacked
+    CRF's inner tagger) and refuses a malformed configuration."""
+    from notescrub.assemble import build
+    from notescrub.detect.crf.tagger import CRFTagger
+
+    mod = _script("label_bias", folder="benchmarks")
+    taggers = mod.crf_taggers(build("en-default", "high-recall"))
+    assert len(taggers) == 1 and isinstance(taggers[0], CRFTagger) and "PROFESSION" in taggers[0].types_
+    assert mod.parse_config('[-1.8, {"ORGANIZATION": 1}]') == (-1.8, {"ORGANIZATION": 1.0})
+    with pytest.raises(SystemExit, match="give"):
+        mod.parse_config("[-1.8]")
