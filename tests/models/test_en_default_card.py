@@ -926,3 +926,21 @@ def test_label_bias_table_and_the_uniform_curve() -> None:
                 break
         else:
             assert p < uniform[-1][0] and r["leaked_tokens"] > uniform[-1][1]
+
+
+def test_proxy_regularisation_table() -> None:
+    """Every row of the 2026-11-29 regularisation table is the committed proxy run's, and c1 0.2's
+    CRF is the smaller one the text says."""
+    data = json.loads((RESULTS / "en-default-levers-proxy-b-regularisation.json").read_text(encoding="utf-8"))
+    labels = {"base": "recipe (c1 0.05, c2 0.05)", "c2x10": "c2 0.5", "c1x4": "c1 0.2"}
+    for name, label in labels.items():
+        model = data["models"][name]["pooled"]
+        points = [(-1.0, model["balanced"]), (-1.8, model["high-recall"])]
+        points += [(float(b), v) for b, v in data["sweep"][name].items()]
+        for bias, v in points:
+            bt = v["binary_token"]
+            row = (f"| {label} | −{abs(bias):.1f} | {bt['precision']:.4f} | {bt['recall']:.4f} | {v['strict']['f1']:.3f} | "
+                   f"{v['leaked_tokens']} of {v['phi_tokens']} | {v['notes_with_leak']} of {v['notes']} |")
+            assert row in CARD, row
+    sizes = {n: round(b / 1e6, 1) for n, b in data["crf_bytes"].items()}
+    assert f"{sizes['c1x4']} MB against {sizes['base']} MB" in " ".join(CARD.split())
