@@ -19,7 +19,7 @@ De-id featurizer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +52,11 @@ class StatDeidCRF(CRFTagger):
         labels: Sequence[str] | None = None,
         name: str = "crfd",
         verbose: bool = False,
+        label_bias: Mapping[str, float] | None = None,
     ) -> None:
         # every parameter spelled out (scikit-learn's contract: no *args/**kwargs); only name's default differs
         super().__init__(featurizer, scheme, sequence, algorithm, c1, c2, max_iterations, min_freq,
-                         possible_transitions, bias, threshold, labels, name, verbose)
+                         possible_transitions, bias, threshold, labels, name, verbose, label_bias)
 
     def _featurizer(self) -> Any:
         if self.featurizer is None:
