@@ -16,25 +16,19 @@ Compare each label-biased point with the uniform points of similar precision.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from notescrub.assemble import build
-from notescrub.detect.crf.tagger import CRFTagger
-from notescrub.io.atomic import atomic_file
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
 
+from lowo_en_default import scores, writer_docs  # noqa: E402
 
-def _lowo() -> Any:
-    """scripts/lowo_en_default.py as a module (its corpus reader and scorer)."""
-    spec = importlib.util.spec_from_file_location("lowo_en_default", ROOT / "scripts" / "lowo_en_default.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from notescrub.assemble import build  # noqa: E402
+from notescrub.detect.crf.tagger import CRFTagger  # noqa: E402
+from notescrub.io.atomic import atomic_file  # noqa: E402
 
 
 def crf_taggers(pipe: Any) -> list[CRFTagger]:
@@ -67,9 +61,8 @@ def main() -> None:
     ap.add_argument("--config", action="append", required=True, help='[O_BIAS, {"LABEL": B}] (repeatable)')
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
-    lowo = _lowo()
     writers = [w.strip() for w in args.writers.split(",") if w.strip()]
-    by_writer = lowo.writer_docs(only=writers)
+    by_writer = writer_docs(only=writers)
     missing = [w for w in writers if w not in by_writer]
     if missing:
         raise SystemExit(f"unknown writers: {', '.join(missing)}")
@@ -88,7 +81,7 @@ def main() -> None:
             q = p.copy(layers=False)
             q.add_layer("gold", p.layer("phi"))
             preds.append(q)
-        r = lowo.scores(golds, preds)
+        r = scores(golds, preds)
         rows.append({"o_bias": o_bias, "label_bias": label_bias, **r})
         print(f"O-bias {o_bias:+.2f} {json.dumps(label_bias, sort_keys=True)}: binary P "
               f"{r['binary_token']['precision']:.4f} R {r['binary_token']['recall']:.4f} leaked {r['leaked_tokens']} "

@@ -17,15 +17,22 @@ from notescrub.types import Document, Span
 WRITER_NOTE = ('Seen by Dr. <PHI TYPE="DOCTOR">Hallworth</PHI> on <PHI TYPE="DATE">3/18/2024</PHI> at '
                '<PHI TYPE="HOSPITAL">Kestrel Valley Hospital</PHI>. Call <PHI TYPE="PHONE">555-201-3344</PHI>.\n')
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def _script(name: str, folder: str = "scripts"):
     """The module of ``<folder>/<name>.py`` (scripts and benchmarks are not packages)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[2] / folder / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / folder / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _result(name: str) -> dict:
+    """The committed report ``benchmarks/results/<name>.json``."""
+    return json.loads((ROOT / "benchmarks" / "results" / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def _sources(root: Path) -> tuple[Path, Path]:
@@ -289,16 +296,12 @@ def test_ner_union_study_adds_only_the_chosen_entity_kinds(monkeypatch) -> None:
 def test_release_rule_script_reproduces_the_w01_w92_decision() -> None:
     """scripts/release_rule.py applied to the committed w01-w92 choice run gives that release's
     bias (-1.9) and 'ship'; with no point at the shipped precision it says not to ship."""
-    import json as _json
-
-    root = Path(__file__).resolve().parents[2]
     mod = _script("release_rule")
-    report = _json.loads((root / "benchmarks" / "results" / "en-default-w01-w92-on-w93-w98.json").read_text(
-        encoding="utf-8"))
+    report = _result("en-default-w01-w92-on-w93-w98")
     build = "/work/builds/en-default-w01-w92"
     decision = mod.choose(report, build, "en-default", -1.9)
     assert decision["bias"] == -1.9 and decision["ship"] is True
-    worse = _json.loads(_json.dumps(report))
+    worse = json.loads(json.dumps(report))
     for point in [worse["models"][build]["pooled"]["high-recall"], *worse["sweep"][build].values()]:
         point["binary_token"]["precision"] = 0.5
     assert mod.choose(worse, build, "en-default", -1.9) == {
@@ -309,32 +312,24 @@ def test_release_rule_script_reproduces_the_w01_w110_decision() -> None:
     """On the committed w117-w122 choice run the rule picks O-bias -1.8 for the w01-w110 build
     (its -1.9 row loses precision against the w01-w92 release) and says ship; the packaged
     model's high-recall preset carries that bias."""
-    import json as _json
-
-    root = Path(__file__).resolve().parents[2]
     mod = _script("release_rule")
-    report = _json.loads((root / "benchmarks" / "results" / "en-default-w01-w110-on-w117-w122.json").read_text(
-        encoding="utf-8"))
+    report = _result("en-default-w01-w110-on-w117-w122")
     decision = mod.choose(report, "/work/builds/en-default-w01-w110", "en-default", -1.9)
     assert decision["bias"] == -1.8 and decision["ship"] is True
     assert decision["point"]["leaked_tokens"] < decision["shipped"]["leaked_tokens"]
-    assert mod.preset_bias(root / "src" / "notescrub" / "models" / "en-default") == -1.8
+    assert mod.preset_bias(ROOT / "src" / "notescrub" / "models" / "en-default") == -1.8
 
 
 def test_release_rule_script_reproduces_the_w01_w122_decision() -> None:
     """On the committed w129-w134 choice run the w01-w122 build's most recall at the shipped
     precision is its -1.8 point, which leaks more tokens than the shipped model: not shipped
     (the packaged model keeps -1.8 and the w01-w110 training data)."""
-    import json as _json
-
-    root = Path(__file__).resolve().parents[2]
     mod = _script("release_rule")
-    report = _json.loads((root / "benchmarks" / "results" / "en-default-w01-w122-on-w129-w134.json").read_text(
-        encoding="utf-8"))
+    report = _result("en-default-w01-w122-on-w129-w134")
     decision = mod.choose(report, "/work/builds/en-default-w01-w122", "en-default", -1.8)
     assert decision["bias"] == -1.8 and decision["ship"] is False
     assert (decision["point"]["leaked_tokens"], decision["shipped"]["leaked_tokens"]) == (273, 267)
-    meta = _json.loads((root / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
+    meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
     assert meta["training"]["documents"] == 5514
 
 
