@@ -317,20 +317,32 @@ def test_release_rule_script_reproduces_the_w01_w110_decision() -> None:
     decision = mod.choose(report, "/work/builds/en-default-w01-w110", "en-default", -1.9)
     assert decision["bias"] == -1.8 and decision["ship"] is True
     assert decision["point"]["leaked_tokens"] < decision["shipped"]["leaked_tokens"]
-    assert mod.preset_bias(ROOT / "src" / "notescrub" / "models" / "en-default") == -1.8
 
 
 def test_release_rule_script_reproduces_the_w01_w122_decision() -> None:
     """On the committed w129-w134 choice run the w01-w122 build's most recall at the shipped
-    precision is its -1.8 point, which leaks more tokens than the shipped model: not shipped
-    (the packaged model keeps -1.8 and the w01-w110 training data)."""
+    precision is its -1.8 point, which leaks more tokens than the shipped model: not shipped."""
     mod = _script("release_rule")
     report = _result("en-default-w01-w122-on-w129-w134")
     decision = mod.choose(report, "/work/builds/en-default-w01-w122", "en-default", -1.8)
     assert decision["bias"] == -1.8 and decision["ship"] is False
     assert (decision["point"]["leaked_tokens"], decision["shipped"]["leaked_tokens"]) == (273, 267)
-    meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
-    assert meta["training"]["documents"] == 5514
+
+
+def test_release_rule_script_reproduces_the_w01_w128_decision() -> None:
+    """On the committed w147-w152 choice run the w01-w128 build (min_freq 3) keeps the w01-w110
+    release's precision up to O-bias -1.7 (its -1.8 row loses 0.002), and there it leaks fewer
+    tokens: ship at -1.7. The packaged model is that build at that bias."""
+    mod = _script("release_rule")
+    report = _result("en-default-w01-w128-on-w147-w152")
+    build = "/work/builds/en-default-w01-w128-mf3"
+    decision = mod.choose(report, build, "en-default", -1.8)
+    assert decision["bias"] == -1.7 and decision["ship"] is True
+    assert (decision["point"]["leaked_tokens"], decision["shipped"]["leaked_tokens"]) == (239, 249)
+    package = ROOT / "src" / "notescrub" / "models" / "en-default"
+    assert mod.preset_bias(package) == -1.7
+    meta = json.loads((package / "model.json").read_text(encoding="utf-8"))
+    assert meta["training"]["documents"] == 6078 and meta["training"]["min_freq"] == 3
 
 
 def test_lowo_score_reports_extra_folders_without_naming_them_in_writers():

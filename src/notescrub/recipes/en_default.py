@@ -50,7 +50,7 @@ POST_FILE = Path(__file__).resolve().parents[1] / "models" / "en-default" / "pos
 PRESETS = {
     "precision": 0.0,
     "balanced": -1.0,
-    "high-recall": -1.8,
+    "high-recall": -1.7,
     "max-recall": -3.0,
 }
 DEFAULT_PRESET = "high-recall"
@@ -199,14 +199,14 @@ class EnDefaultTrainer:
     (comma-separated), ``repopulate_writers`` (share of the writers' notes also added
     re-populated), ``context_bag`` (the featurizer's context-word bag: 4 words on each side,
     as shipped; 0 = none), ``min_freq`` (CRFsuite's ``feature.minfreq``: features seen fewer
-    times in training are dropped, which keeps the model small; 2 as shipped) and the corpus locations
+    times in training are dropped, which keeps the model small; 3 as shipped) and the corpus locations
     ``en_dev`` and ``writers``.
     """
 
     def __init__(self, *, iterations: int = 100, c1: float = 0.05, c2: float = 0.05, synth_patients: int = 80,
                  seed: int = 7, recase: bool = True, holdout: str = "", holdout_writers: str = "",
                  en_dev: str | Path | None = None, writers: str | Path | None = None, lang: str = "en",
-                 repopulate_writers: float = 0.0, context_bag: int = 4, min_freq: int = 2) -> None:
+                 repopulate_writers: float = 0.0, context_bag: int = 4, min_freq: int = 3) -> None:
         if min_freq < 1:
             raise ConfigError(f"min_freq must be at least 1 (got {min_freq})")
         self.iterations, self.c1, self.c2, self.min_freq = iterations, c1, c2, min_freq
