@@ -14,8 +14,8 @@ the layouts and phrasing of real-looking notes. Result (JSON) on stdout::
 
     python benchmarks/deid_1000.py > benchmarks/results/deid-1000.json
     python benchmarks/deid_1000.py --corpus my-notes.jsonl --model es-meddocan
-    python benchmarks/deid_1000.py --preset max-recall     # O-bias -3.0 with the leftover net
-    python benchmarks/deid_1000.py --recall-bias 3         # the same O-bias without it
+    python benchmarks/deid_1000.py --preset max-recall     # O-bias -3.5 with the leftover net
+    python benchmarks/deid_1000.py --recall-bias 3.5       # the same O-bias without it
 """
 
 from __future__ import annotations

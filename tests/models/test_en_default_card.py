@@ -741,8 +741,8 @@ def _leak_notes(r: dict) -> str:
 
 
 def test_net_choice_table_and_rule() -> None:
-    """Every choice row is quoted, and the rule (most recall at cross-fitted P >= 0.80) picks -3.0 + net 0.05,
-    the threshold and bias the packaged max-recall preset uses."""
+    """Every choice row is quoted, and the rule (most recall at cross-fitted P >= 0.80) picked -3.0 + net 0.05
+    for the w01-w110 release."""
     assert NET_CHOICE["writers"] == [f"w{n}" for n in range(117, 123)] and NET_CHOICE["calibration"].startswith("cross")
     for key, r in NET_CHOICE["runs"].items():
         label = _net_label(key)
@@ -753,9 +753,6 @@ def test_net_choice_table_and_rule() -> None:
     grid = {k: r for k, r in NET_CHOICE["runs"].items() if not k.startswith("O-bias -1.8")}
     passing = {k: r for k, r in grid.items() if r["binary_token"]["precision"] >= 0.80}
     assert max(passing, key=lambda k: passing[k]["binary_token"]["recall"]) == "O-bias -3.0 + net 0.05"
-    meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
-    assert meta["presets"]["max-recall"]["components"] == {"crf": {"bias": -3.0}, "net": {"enabled": True}}
-    assert next(c for c in meta["components"] if c["name"] == "net")["options"]["threshold"] == 0.05
 
 
 def test_net_test_wave_table() -> None:
@@ -951,7 +948,7 @@ BUILD_W128 = "/work/builds/en-default-w01-w128-mf3"
 W128_TESTS = json.loads((RESULTS / "en-default-w01-w128-on-test-waves.json").read_text(encoding="utf-8"))
 W128_SHIPPED = json.loads((RESULTS / "en-default-w01-w128-shipped-on-test-waves.json").read_text(encoding="utf-8"))
 TEST_WAVES = {"w129-w134": range(129, 135), "w135-w140": range(135, 141), "w141-w146": range(141, 147)}
-W128_BIASES = {"balanced": "−1.0", "high-recall": "−1.7", "max-recall": "−3.0"}
+W128_BIASES = {"balanced": "−1.0", "high-recall": "−1.7", "max-recall": "−3.5"}
 
 
 def test_w01_w128_release_choice_on_w147_w152() -> None:
@@ -1019,3 +1016,33 @@ def test_w01_w128_release_per_writer_quotes() -> None:
     text = " ".join(CARD.split())
     for w in (w for w in W128_SHIPPED["writers"] if w.startswith("w")):
         assert _writer_quote(model, w) in text, _writer_quote(model, w)
+
+
+def test_w01_w128_net_choice_table_and_rule() -> None:
+    """On w147-w152 (cross-fitted calibrations) the net's rule picks -3.5 + net 0.2, which the
+    packaged max-recall preset uses; every row of the card's choice table is the committed run's."""
+    choice = json.loads((RESULTS / "en-default-net-choice-w147-w152.json").read_text(encoding="utf-8"))
+    assert choice["writers"] == [f"w{n}" for n in range(147, 153)] and choice["calibration"].startswith("cross")
+    grid = {k: r for k, r in choice["runs"].items() if not k.startswith("O-bias -1.7")}
+    for key, r in grid.items():
+        label = _net_label(key)
+        label = f"**{label}**" if key == "O-bias -3.5 + net 0.2" else label
+        row = (f"| {label} | {r['binary_token']['precision']:.4f} | {r['binary_token']['recall']:.4f} | "
+               f"{r['leaked_tokens']} of {r['phi_tokens']} | {_leak_notes(r)} |")
+        assert row in CARD, row
+    passing = {k: r for k, r in grid.items() if r["binary_token"]["precision"] >= 0.80}
+    assert max(passing, key=lambda k: passing[k]["binary_token"]["recall"]) == "O-bias -3.5 + net 0.2"
+    meta = json.loads((ROOT / "src" / "notescrub" / "models" / "en-default" / "model.json").read_text(encoding="utf-8"))
+    assert meta["presets"]["max-recall"]["components"] == {"crf": {"bias": -3.5}, "net": {"enabled": True}}
+    assert next(c for c in meta["components"] if c["name"] == "net")["options"]["threshold"] == 0.2
+
+
+def test_w01_w128_max_recall_before_the_net_choice() -> None:
+    """The row of this model with the w01-w110 release's max-recall setting (-3.0, net 0.05)."""
+    before = json.loads((RESULTS / "en-default-w01-w128-net-0.05-on-test-waves.json").read_text(encoding="utf-8"))
+    model = before["models"]["en-default"]
+    assert model["pooled"]["high-recall"] == W128_SHIPPED["models"]["en-default"]["pooled"]["high-recall"]
+    hn = model["hn01-test"]["max-recall"]["binary_token"]
+    row = (f"| this release, before the net choice | `max-recall` (−3.0) | {_cells(model['pooled']['max-recall'])} | "
+           f"{hn['precision']:.3f} / {hn['recall']:.3f} |")
+    assert row in CARD, row

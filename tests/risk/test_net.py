@@ -79,7 +79,7 @@ def test_en_default_switches_the_net_on_at_max_recall_only() -> None:
     for preset in ("precision", "balanced", "high-recall"):
         assert "net" not in [c.name for c in build("en-default", preset).detectors]
     net = build("en-default", "max-recall").detectors[-1].inner
-    assert isinstance(net, LeftoverNet) and net.sources == ["crf", "two_pass"] and net.threshold == 0.05
+    assert isinstance(net, LeftoverNet) and net.sources == ["crf", "two_pass"] and net.threshold == 0.2
     assert net.calibration.model == "en-default"
 
 

@@ -51,12 +51,13 @@ PRESETS = {
     "precision": 0.0,
     "balanced": -1.0,
     "high-recall": -1.7,
-    "max-recall": -3.0,
+    "max-recall": -3.5,
 }
 DEFAULT_PRESET = "high-recall"
 #: the leftover safety net (notescrub.risk.net): its threshold, and the presets that switch it on
-#: (max-recall, chosen on w117-w122 with cross-fitted calibrations: docs/en-default.md)
-NET_THRESHOLD = 0.05
+#: (max-recall: -3.5 with the net at 0.2, chosen for the w01-w128 release on w147-w152 with
+#: cross-fitted calibrations; -3.0 with 0.05 for the w01-w110 release: docs/en-default.md)
+NET_THRESHOLD = 0.2
 NET_PRESETS = frozenset({"max-recall"})
 #: post-processing rules applied to the CRF's spans (recall-first: no rule that drops names
 #: because they are also medical words, e.g. the patient "Mr. Foley")
