@@ -830,3 +830,17 @@ def test_eighth_batch_hard_negative_drops(text, surface, label, kept):
     rules = _model_rules("drop-sequence-variant", "drop-variant-classification", "drop-tissue-block-id",
                          "drop-lab-row-values", "drop-cytogenetic-band")
     assert (_kept(rules, text, surface, label) == [surface]) is kept
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("LVMC CORE LABORATORY        CLIA# 50D2094417", "CORE LABORATORY", "ORGANIZATION", False),
+    ("Golden Pines Medical Center, Anatomic Pathology   Acc# GP79", "Anatomic Pathology", "HOSPITAL", False),
+    ("Results called to the RN (neuro clinic) by MH", "neuro clinic", "HOSPITAL", False),
+    ("Case #: CL90-0008-03     Lab: Cath Lab 2", "Cath Lab 2", "HOSPITAL", False),
+    ("Follow up at Riverside Clinic next week", "Riverside Clinic", "HOSPITAL", True),      # a name word
+    ("Referred to the Cancer Center", "Cancer Center", "HOSPITAL", True),                 # no head word
+    ("Seen by Dr Pathology today", "Pathology", "DOCTOR", True),                          # not a facility type
+])
+def test_ninth_batch_department_only_facility(text, surface, label, kept):
+    rules = _model_rules("drop-department-only-facility")
+    assert (_kept(rules, text, surface, label) == [surface]) is kept

@@ -1046,3 +1046,26 @@ def test_w01_w128_max_recall_before_the_net_choice() -> None:
     row = (f"| this release, before the net choice | `max-recall` (−3.0) | {_cells(model['pooled']['max-recall'])} | "
            f"{hn['precision']:.3f} / {hn['recall']:.3f} |")
     assert row in CARD, row
+
+
+def test_w01_w128_hard_negative_development_half_is_quoted() -> None:
+    data = json.loads((RESULTS / "en-default-w01-w128-on-hn01-dev.json").read_text(encoding="utf-8"))
+    new, old = (data["models"][m]["hn01-dev"]["high-recall"]["binary_token"]["precision"]
+                for m in ("en-default", "/work/wt-prev/src/notescrub/models/en-default"))
+    assert f"hn01-dev, {new:.3f} against {old:.3f} in the same comparison" in " ".join(CARD.split())
+
+
+def test_ninth_batch_before_and_after_is_quoted() -> None:
+    """The ninth batch leaves the test waves' default presets as they were and is quoted on the hard negatives."""
+    after = json.loads((RESULTS / "en-default-ninth-batch.json").read_text(encoding="utf-8"))["models"]["en-default"]
+    before = W128_SHIPPED["models"]["en-default"]
+    for preset in ("balanced", "high-recall"):
+        assert after["pooled"][preset]["leaked_tokens"] == before["pooled"][preset]["leaked_tokens"]
+        assert after["pooled"][preset]["binary_token"] == before["pooled"][preset]["binary_token"]
+    hn_dev = json.loads((RESULTS / "en-default-w01-w128-on-hn01-dev.json").read_text(encoding="utf-8"))
+    pairs = [(before["hn01-test"], after["hn01-test"]),
+             (hn_dev["models"]["en-default"]["hn01-dev"], after["hn01-dev"])]
+    text = " ".join(CARD.split())
+    for old, new in pairs:
+        p = (old["high-recall"]["binary_token"]["precision"], new["high-recall"]["binary_token"]["precision"])
+        assert f"from {p[0]:.4f} to {p[1]:.4f}" in text

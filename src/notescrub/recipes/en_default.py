@@ -109,7 +109,9 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "add-continental-weekday-list", "add-continental-weekday-before-date", "add-state-before-licence",
               "add-state-before-credential-number", "add-state-after-licence-number", "add-initials-before-username",
               "add-dictation-initials", "add-typist-initials", "drop-variant-classification", "drop-tissue-block-id",
-              "drop-lab-row-values", "drop-cytogenetic-band"]
+              "drop-lab-row-values", "drop-cytogenetic-band",
+              # ninth batch (hn01-dev false positives of the w01-w128 release)
+              "drop-department-only-facility"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
