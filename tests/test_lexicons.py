@@ -15,7 +15,7 @@ from notescrub.lexicons import LEXICONS, ZIPF_MEMO, is_common_word, lexicon, nor
 REQUIRED = [
     "first_names", "last_names", "us_states", "cities", "countries", "nationalities", "months", "weekdays",
     "holidays", "holiday_phrases", "street_suffixes", "hospital_words", "organization_words", "professions", "titles",
-    "credentials", "common_words", "medical_terms", "eponyms", "device_makers", "es_first_names", "es_last_names",
+    "credentials", "common_words", "medical_terms", "eponyms", "exam_eponyms", "device_makers", "es_first_names", "es_last_names",
     "es_places", "es_common_words", "es_medical_terms",
 ]
 
@@ -45,6 +45,7 @@ def test_every_required_lexicon_is_available_and_normalised(name: str) -> None:
         ("credentials", ["md", "rn", "pa-c", "phd"], []),
         ("hospital_words", ["hospital", "medical center", "nursing home", "rehab"], []),
         ("eponyms", ["parkinson", "foley", "graves", "bell", "baker", "wilson"], []),
+        ("exam_eponyms", ["neer", "jobe", "godfrey", "hill-sachs", "lachman", "spurling"], ["o'brien", "smith"]),
         ("medical_terms", ["lasix", "copd", "catheter"], ["john"]),
         ("common_words", ["the", "will", "may", "hope"], ["john", "michael", "garcia"]),
         ("es_places", ["madrid", "castilla y león", "a coruña"], []),

@@ -59,6 +59,7 @@ _FILES: dict[str, tuple[str, ...]] = {
     "common_words": ("common_words_extra",),  # + wordfreq top-N minus proper_nouns
     "medical_terms": ("medical_terms",),
     "eponyms": ("eponyms",),
+    "exam_eponyms": ("exam_eponyms",),  # examination tests, signs, lesions; post rules only, not a CRF feature
     "drug_names": ("drug_names",),  # one-word drug names, minus name and place entries
     "device_makers": ("device_makers",),  # device, diagnostics and drug makers and brand words
     "proper_nouns": ("proper_nouns", "name_dominant"),

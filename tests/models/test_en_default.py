@@ -844,3 +844,24 @@ def test_eighth_batch_hard_negative_drops(text, surface, label, kept):
 def test_ninth_batch_department_only_facility(text, surface, label, kept):
     rules = _model_rules("drop-department-only-facility")
     assert (_kept(rules, text, surface, label) == [surface]) is kept
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("impingement: Neer +, Hawkins-Kennedy + (mild).", "Hawkins-Kennedy", "DOCTOR", False),
+    ("impingement: Neer +, Hawkins-Kennedy + (mild).", "Neer", "DOCTOR", False),
+    ("relocation (Jobe) +\n  relief", "Jobe", "DOCTOR", False),
+    ("Posterior drawer / sag sign (Godfrey): negative.", "Godfrey", "DOCTOR", False),
+    ("C-spine: Spurling neg bilaterally", "Spurling", "PATIENT", False),
+    ("no Hill-Sachs on internal rotation view", "Hill-Sachs", "ORGANIZATION", False),
+    ("the Swan-Ganz PA catheter", "Swan-Ganz", "CITY", False),
+    ("Brought by sister Violet + nephew Darnell.", "Violet", "PATIENT", True),     # '+' meaning 'and'
+    ("RN Foley + charge at bedside", "Foley", "DOCTOR", True),                        # an eponym, '+' then a word
+    ("household: Murphy positive for influenza A", "Murphy", "PATIENT", True),        # a result 'for' something
+    ("contacts: Phan neg, Zavala not yet tested", "Phan", "PATIENT", True),           # not an examination eponym
+    ("seen by Dr. Neer +", "Neer", "DOCTOR", True),                                   # a title before it
+    ("spoke with Dr. Hill-Sachs today", "Hill-Sachs", "DOCTOR", True),                # a title before it
+    ("daughter Anna-Maria Kowalski visited", "Anna-Maria", "PATIENT", True),          # not eponyms
+])
+def test_tenth_batch_examination_eponyms(text, surface, label, kept):
+    rules = _model_rules("drop-eponym-exam-result", "drop-double-eponym")
+    assert (_kept(rules, text, surface, label) == [surface]) is kept

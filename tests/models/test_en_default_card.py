@@ -1054,6 +1054,21 @@ def test_w01_w128_hard_negative_development_half_is_quoted() -> None:
     assert f"hn01-dev, {new:.3f} against {old:.3f} in the same comparison" in " ".join(CARD.split())
 
 
+def test_tenth_batch_before_and_after_is_quoted() -> None:
+    """The tenth batch leaves the test waves' leaks as they were; its hard-negative figures are quoted."""
+    before = json.loads((RESULTS / "en-default-ninth-batch.json").read_text(encoding="utf-8"))["models"]["en-default"]
+    after = json.loads((RESULTS / "en-default-tenth-batch.json").read_text(encoding="utf-8"))["models"]["en-default"]
+    for preset in ("balanced", "high-recall", "max-recall"):
+        assert after["pooled"][preset]["leaked_tokens"] == before["pooled"][preset]["leaked_tokens"]
+        assert after["pooled"][preset]["binary_token"]["recall"] == before["pooled"][preset]["binary_token"]["recall"]
+    text = " ".join(CARD.split())
+    dev = [m["hn01-dev"]["high-recall"]["binary_token"]["precision"] for m in (before, after)]
+    assert f"from {dev[0]:.4f} to {dev[1]:.4f}" in text
+    test = after["hn01-test"]["high-recall"]["binary_token"]["precision"]
+    assert test == before["hn01-test"]["high-recall"]["binary_token"]["precision"]
+    assert f"on hn01-test nothing changes ({test:.4f}" in text
+
+
 def test_ninth_batch_before_and_after_is_quoted() -> None:
     """The ninth batch leaves the test waves' default presets as they were and is quoted on the hard negatives."""
     after = json.loads((RESULTS / "en-default-ninth-batch.json").read_text(encoding="utf-8"))["models"]["en-default"]

@@ -111,7 +111,9 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               "add-dictation-initials", "add-typist-initials", "drop-variant-classification", "drop-tissue-block-id",
               "drop-lab-row-values", "drop-cytogenetic-band",
               # ninth batch (hn01-dev false positives of the w01-w128 release)
-              "drop-department-only-facility"]
+              "drop-department-only-facility",
+              # tenth batch (examination eponyms among the same false positives)
+              "drop-eponym-exam-result", "drop-double-eponym"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
