@@ -865,3 +865,17 @@ def test_ninth_batch_department_only_facility(text, surface, label, kept):
 def test_tenth_batch_examination_eponyms(text, surface, label, kept):
     rules = _model_rules("drop-eponym-exam-result", "drop-double-eponym")
     assert (_kept(rules, text, surface, label) == [surface]) is kept
+
+
+@pytest.mark.parametrize("text, surface, label, kept", [
+    ("criterion MET (AKI stage 1, KDIGO). No arrhythmia.", "KDIGO", "PATIENT", False),
+    ("Ref ranges per CLSI EP28-A3c, adult male.", "CLSI", "ORGANIZATION", False),
+    ("per ACIP/AAFP schedule", "ACIP/AAFP", "ORGANIZATION", False),
+    ("She works for NIOSH in Morgantown.", "NIOSH", "ORGANIZATION", True),           # an employer
+    ("Reported to the CDC on 3/4.", "CDC", "ORGANIZATION", True),                    # not listed: also an employer
+    ("Norepinephrine weaned to 0.03. Lactate 1.1", "0.03", "DATE", False),
+    ("Seen 3.03 in clinic", "3.03", "DATE", True),                                   # a day-first date
+])
+def test_eleventh_batch_guideline_bodies_and_decimals(text, surface, label, kept):
+    rules = _model_rules("drop-guideline-body", "drop-date-zero-decimal")
+    assert (_kept(rules, text, surface, label) == [surface]) is kept

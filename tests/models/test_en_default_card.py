@@ -1069,6 +1069,19 @@ def test_tenth_batch_before_and_after_is_quoted() -> None:
     assert f"on hn01-test nothing changes ({test:.4f}" in text
 
 
+def test_eleventh_batch_before_and_after_is_quoted() -> None:
+    """The eleventh batch leaves the test waves' leaks and hn01-test as they were; hn01-dev is quoted."""
+    before = json.loads((RESULTS / "en-default-tenth-batch.json").read_text(encoding="utf-8"))["models"]["en-default"]
+    after = json.loads((RESULTS / "en-default-eleventh-batch.json").read_text(encoding="utf-8"))["models"]["en-default"]
+    for preset in ("balanced", "high-recall", "max-recall"):
+        assert after["pooled"][preset]["leaked_tokens"] == before["pooled"][preset]["leaked_tokens"]
+        assert after["hn01-test"][preset] == before["hn01-test"][preset] or preset == "max-recall"
+    for preset in ("balanced", "high-recall"):
+        assert after["pooled"][preset] == before["pooled"][preset]
+    dev = [m["hn01-dev"]["high-recall"]["binary_token"]["precision"] for m in (before, after)]
+    assert f"from {dev[0]:.4f} to {dev[1]:.4f}" in " ".join(CARD.split())
+
+
 def test_ninth_batch_before_and_after_is_quoted() -> None:
     """The ninth batch leaves the test waves' default presets as they were and is quoted on the hard negatives."""
     after = json.loads((RESULTS / "en-default-ninth-batch.json").read_text(encoding="utf-8"))["models"]["en-default"]

@@ -113,7 +113,9 @@ POST_RULES = ["extend-facility-head", "drop-date-in-slash-chain", "drop-date-in-
               # ninth batch (hn01-dev false positives of the w01-w128 release)
               "drop-department-only-facility",
               # tenth batch (examination eponyms among the same false positives)
-              "drop-eponym-exam-result", "drop-double-eponym"]
+              "drop-eponym-exam-result", "drop-double-eponym",
+              # eleventh batch (guideline bodies and decimals among the same false positives)
+              "drop-guideline-body", "drop-date-zero-decimal"]
 
 
 def writer_notes(root: Path = WRITERS, exclude: Iterable[str] = frozenset()) -> dict[str, list[Document]]:
