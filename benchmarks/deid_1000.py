@@ -91,6 +91,7 @@ def main() -> None:
             notes, words = build_corpus(corpus, args.notes)
         key = work / "bench.key"
         key.write_text("0" * 64 + "\n")
+        key.chmod(0o600)  # as a user's key file should be (otherwise deid warns)
         cmd = [sys.executable, "-m", "notescrub", "-q", "deid", str(corpus), "-o", str(work / "out.jsonl"),
                "--mode", args.mode, "--key-file", str(key)]
         if args.model:
