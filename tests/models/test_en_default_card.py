@@ -1082,6 +1082,17 @@ def test_eleventh_batch_before_and_after_is_quoted() -> None:
     assert f"from {dev[0]:.4f} to {dev[1]:.4f}" in " ".join(CARD.split())
 
 
+def test_proxy_split_stronger_l2_rows_are_quoted() -> None:
+    """Every sweep row of the c2 2.0 / c2 0.5 proxy comparison is in the card as measured."""
+    data = json.loads((RESULTS / "en-default-levers-proxy-b-c2-2.json").read_text(encoding="utf-8"))
+    for model, label in (("c2x10", "c2 0.5 (rebuilt)"), ("c2x40", "c2 2.0")):
+        for bias, r in data["sweep"][model].items():
+            row = (f"| {label} | {bias.replace('-', '−')} | {r['binary_token']['precision']:.4f} | "
+                   f"{r['binary_token']['recall']:.4f} | {r['strict']['f1']:.3f} | "
+                   f"{r['leaked_tokens']} of {r['phi_tokens']} | {r['notes_with_leak']} of {r['notes']} |")
+            assert row in CARD, row
+
+
 def test_ninth_batch_before_and_after_is_quoted() -> None:
     """The ninth batch leaves the test waves' default presets as they were and is quoted on the hard negatives."""
     after = json.loads((RESULTS / "en-default-ninth-batch.json").read_text(encoding="utf-8"))["models"]["en-default"]
