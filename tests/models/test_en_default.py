@@ -861,6 +861,8 @@ def test_ninth_batch_department_only_facility(text, surface, label, kept):
     ("seen by Dr. Neer +", "Neer", "DOCTOR", True),                                   # a title before it
     ("spoke with Dr. Hill-Sachs today", "Hill-Sachs", "DOCTOR", True),                # a title before it
     ("daughter Anna-Maria Kowalski visited", "Anna-Maria", "PATIENT", True),          # not eponyms
+    ("spoke with Baker-Wilson at the bedside", "Baker-Wilson", "PATIENT", True),      # eponyms, but common surnames
+    ("contacts tested: Murphy neg, Allen +", "Murphy", "PATIENT", True),              # a test's name, a common surname
 ])
 def test_tenth_batch_examination_eponyms(text, surface, label, kept):
     rules = _model_rules("drop-eponym-exam-result", "drop-double-eponym")
